@@ -1,8 +1,10 @@
 package spica
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // NonDominated returns, in ascending order, the indices of the rows of an
@@ -67,4 +69,122 @@ func objectiveKey(v float64, maximize bool) uint64 {
 // betterValue reports whether a is strictly better than b in the direction.
 func betterValue(a, b float64, maximize bool) bool {
 	return objectiveKey(a, maximize) < objectiveKey(b, maximize)
+}
+
+// Dominates reports whether objective vector a dominates b over objectives:
+// a is at least as good as b on every objective, each in its own direction,
+// and strictly better on at least one. Equal vectors do not dominate each
+// other; NaN is worse than every number. A vector lacking one of the
+// objectives is an error wrapping [ErrInvalidCandidate] that names the key;
+// an invalid objective list (empty, pareto in it, unknown, repeats) wraps
+// [ErrInvalidParetoObjectives]. It allocates nothing unless it fails.
+func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, error) {
+	if err := checkObjectives(objectives, 1); err != nil {
+		return false, err
+	}
+	strict := false
+	for _, t := range objectives {
+		key := t.String()
+		va, okA := a[key]
+		vb, okB := b[key]
+		switch {
+		case !okA:
+			return false, fmt.Errorf("%w: a lacks objective %q", ErrInvalidCandidate, key)
+		case !okB:
+			return false, fmt.Errorf("%w: b lacks objective %q", ErrInvalidCandidate, key)
+		}
+		maximize := targetTable[t].dir == dirMaximize
+		ka, kb := objectiveKey(va, maximize), objectiveKey(vb, maximize)
+		if ka > kb {
+			return false, nil
+		}
+		strict = strict || ka < kb
+	}
+	return strict, nil
+}
+
+// ParetoFront returns the candidates of cands that no other candidate
+// dominates over objectives (see [Dominates]). Only candidates with non-nil
+// Objectives take part. The front is sorted by the last objective's raw
+// value ascending (the x-axis, so the list traces the frontier left to
+// right; NaN last), ties in input order; candidates with equal objective
+// vectors are all kept. cands is not modified; the result is a new slice
+// whose candidates share their maps with cands.
+//
+// A pool candidate lacking one of the objectives is an error wrapping
+// [ErrInvalidCandidate] that says "candidate N" (its index in cands) and
+// names the key; an invalid objective list (empty, pareto in it, unknown,
+// repeats) wraps [ErrInvalidParetoObjectives].
+//
+// The front is mergeable: the front of A∪B equals the front of
+// front(A)∪front(B), so large pools can be split across workers and merged.
+//
+// It reads each candidate's values once into a flat matrix and runs the
+// engine of [NonDominated] on it.
+func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidate, error) {
+	values, pool, err := objectiveMatrix(cands, objectives)
+	if err != nil {
+		return nil, err
+	}
+	dims := len(objectives)
+	rows := nonDominatedRows(values, len(pool), dims, directions(objectives))
+	sortByLastObjective(rows, values, dims)
+	front := make([]Candidate, len(rows))
+	for i, row := range rows {
+		front[i] = cands[pool[row]]
+	}
+	return front, nil
+}
+
+// objectiveMatrix validates objectives and reads the pool (candidates with
+// non-nil Objectives) into a row-major matrix; pool[row] is the row's index
+// in cands.
+func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, pool []int, err error) {
+	if err := checkObjectives(objectives, 1); err != nil {
+		return nil, nil, err
+	}
+	keys := make([]string, len(objectives))
+	for i, t := range objectives {
+		keys[i] = t.String()
+	}
+	n := 0
+	for i := range cands {
+		if cands[i].Objectives != nil {
+			n++
+		}
+	}
+	values = make([]float64, 0, n*len(keys))
+	pool = make([]int, 0, n)
+	for i := range cands {
+		obj := cands[i].Objectives
+		if obj == nil {
+			continue
+		}
+		for _, key := range keys {
+			v, ok := obj[key]
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, key)
+			}
+			values = append(values, v)
+		}
+		pool = append(pool, i)
+	}
+	return values, pool, nil
+}
+
+// directions returns each objective's maximize flag; the list is valid.
+func directions(objectives []OptimizationTarget) []bool {
+	maximize := make([]bool, len(objectives))
+	for i, t := range objectives {
+		maximize[i] = targetTable[t].dir == dirMaximize
+	}
+	return maximize
+}
+
+// sortByLastObjective orders rows (ascending indices) by the raw value of
+// the last column ascending, NaN last, ties kept in index order.
+func sortByLastObjective(rows []int, values []float64, dims int) {
+	slices.SortStableFunc(rows, func(a, b int) int {
+		return cmp.Compare(objectiveKey(values[a*dims+dims-1], false), objectiveKey(values[b*dims+dims-1], false))
+	})
 }

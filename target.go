@@ -43,9 +43,9 @@ const (
 type direction uint8
 
 const (
-	maximize direction = iota
-	minimize
-	perObjective // pareto: one direction per objective
+	dirMaximize direction = iota
+	dirMinimize
+	dirPerObjective // pareto: one direction per objective
 )
 
 // targetInfo is everything the package knows about one target; the methods
@@ -60,13 +60,13 @@ type targetInfo struct {
 }
 
 var targetTable = [...]targetInfo{
-	TargetThroughput:        {"throughput", maximize, MetricOutputThroughput, false, false, "throughput"},
-	TargetThroughputPerGPU:  {"throughput_per_gpu", maximize, MetricOutputThroughput, true, false, "throughput"},
-	TargetThroughputPerUser: {"throughput_per_user", maximize, MetricThroughputPerUser, false, false, "throughput"},
-	TargetE2ELatency:        {"e2e_latency", minimize, MetricMeanE2ELatency, false, false, "latency"},
-	TargetGoodput:           {"goodput", maximize, MetricGoodput, false, true, "sla"},
-	TargetGoodputPerGPU:     {"goodput_per_gpu", maximize, MetricGoodput, true, true, "sla"},
-	TargetPareto:            {"pareto", perObjective, "", false, false, "throughput"},
+	TargetThroughput:        {"throughput", dirMaximize, MetricOutputThroughput, false, false, "throughput"},
+	TargetThroughputPerGPU:  {"throughput_per_gpu", dirMaximize, MetricOutputThroughput, true, false, "throughput"},
+	TargetThroughputPerUser: {"throughput_per_user", dirMaximize, MetricThroughputPerUser, false, false, "throughput"},
+	TargetE2ELatency:        {"e2e_latency", dirMinimize, MetricMeanE2ELatency, false, false, "latency"},
+	TargetGoodput:           {"goodput", dirMaximize, MetricGoodput, false, true, "sla"},
+	TargetGoodputPerGPU:     {"goodput_per_gpu", dirMaximize, MetricGoodput, true, true, "sla"},
+	TargetPareto:            {"pareto", dirPerObjective, "", false, false, "throughput"},
 }
 
 // validTargetNames lists the text forms for error messages.
@@ -149,9 +149,9 @@ func (t OptimizationTarget) Maximize() (bool, error) {
 		return false, unknownTargetValue(t)
 	}
 	switch targetTable[t].dir {
-	case maximize:
+	case dirMaximize:
 		return true, nil
-	case minimize:
+	case dirMinimize:
 		return false, nil
 	}
 	return false, fmt.Errorf("%w: %s optimizes one direction per objective", ErrNoScalarDirection, t)

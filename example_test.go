@@ -1,0 +1,222 @@
+package spica_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spica-search/spica"
+)
+
+// sweep is what a search orchestrator holds after replaying a workload
+// against five deployment configurations for one hour each (duration_ms =
+// 3 600 000), so avg_gpu equals gpu_hours. "autoscaled" provisioned between
+// 2 and 4 GPUs, 3 on average.
+var sweep = []struct {
+	config string
+	report string
+}{
+	{`{"name": "tp1", "used_gpus": 1}`, `{"output_throughput_tok_s": 1200, "mean_output_token_throughput_per_user": 60,
+	  "mean_e2e_latency_ms": 2100, "gpu_hours": 1, "duration_ms": 3600000, "num_requests": 512}`},
+	{`{"name": "tp2", "used_gpus": 2}`, `{"output_throughput_tok_s": 3000, "mean_output_token_throughput_per_user": 45,
+	  "mean_e2e_latency_ms": 1800, "gpu_hours": 2, "duration_ms": 3600000, "num_requests": 512}`},
+	{`{"name": "tp4", "used_gpus": 4}`, `{"output_throughput_tok_s": 4800, "mean_output_token_throughput_per_user": 80,
+	  "mean_e2e_latency_ms": 1200, "gpu_hours": 4, "duration_ms": 3600000, "num_requests": 512}`},
+	{`{"name": "tp8", "used_gpus": 8}`, `{"output_throughput_tok_s": 6400, "mean_output_token_throughput_per_user": 95,
+	  "mean_e2e_latency_ms": 900, "gpu_hours": 8, "duration_ms": 3600000, "num_requests": 512}`},
+	{`{"name": "autoscaled", "used_gpus": 4}`, `{"output_throughput_tok_s": 2400, "mean_output_token_throughput_per_user": 40,
+	  "mean_e2e_latency_ms": NaN, "gpu_hours": 3, "duration_ms": 3600000, "num_requests": 512}`},
+}
+
+// candidates scores the sweep under goal, as an orchestrator would.
+func candidates(goal spica.OptimizationGoal) []spica.Candidate {
+	var cands []spica.Candidate
+	for _, s := range sweep {
+		var config map[string]any
+		if err := json.Unmarshal([]byte(s.config), &config); err != nil {
+			panic(err)
+		}
+		report, err := spica.ParseReport([]byte(s.report))
+		if err != nil {
+			panic(err)
+		}
+		c, err := spica.MakeCandidate(config, report, goal)
+		if err != nil {
+			panic(err)
+		}
+		cands = append(cands, c)
+	}
+	return cands
+}
+
+// The per-GPU ranking of the sweep: tp1 and tp4 both make 1200 tok/s/gpu,
+// and the tie goes to the one using fewer GPUs.
+func ExampleRank() {
+	goal, err := spica.ParseGoal([]byte(`{"target": "throughput_per_gpu"}`))
+	if err != nil {
+		panic(err)
+	}
+	for i, c := range spica.Rank(candidates(goal)) {
+		fmt.Printf("%d. %-10s %4.0f tok/s/gpu on %d GPUs\n", i+1, c.Config["name"], c.Score, c.UsedGPUs)
+	}
+	// Output:
+	// 1. tp2        1500 tok/s/gpu on 2 GPUs
+	// 2. tp1        1200 tok/s/gpu on 1 GPUs
+	// 3. tp4        1200 tok/s/gpu on 4 GPUs
+	// 4. autoscaled  800 tok/s/gpu on 4 GPUs
+	// 5. tp8         800 tok/s/gpu on 8 GPUs
+}
+
+// The default pareto goal traces tokens/s per GPU against tokens/s per user.
+// tp1 is dominated by tp4 (same 1200 tok/s/gpu, more tok/s/user) and the
+// autoscaled run by tp2; the front reads left to right along tok/s/user.
+func ExampleParetoFront() {
+	goal, err := spica.ParseGoal([]byte(`{"target": "pareto"}`))
+	if err != nil {
+		panic(err)
+	}
+	front, err := spica.ParetoFront(candidates(goal), goal.ResolvedParetoObjectives())
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range front {
+		fmt.Printf("%-4s %4.0f tok/s/gpu at %2.0f tok/s/user\n",
+			c.Config["name"], c.Objectives["throughput_per_gpu"], c.Objectives["throughput_per_user"])
+	}
+	// Output:
+	// tp2  1500 tok/s/gpu at 45 tok/s/user
+	// tp4  1200 tok/s/gpu at 80 tok/s/user
+	// tp8   800 tok/s/gpu at 95 tok/s/user
+}
+
+func ExampleParseGoal() {
+	goal, err := spica.ParseGoal([]byte(`{"target": "goodput", "sla": {"ttft_ms": 500, "itl_ms": 50}}`))
+	fmt.Println(goal.Target, goal.SLA.TTFTMs, goal.SLA.ITLMs, goal.PlannerOptimizationTarget(), err)
+
+	// The goal block is optional.
+	goal, err = spica.ParseGoal(nil)
+	fmt.Println(goal.Target, err)
+
+	// Goodput without a satisfying SLA is refused.
+	_, err = spica.ParseGoal([]byte(`{"target": "goodput", "sla": {"ttft_ms": 500}}`))
+	fmt.Println(errors.Is(err, spica.ErrSLARequired), err)
+
+	// A misspelled key is an error, not a silent default.
+	_, err = spica.ParseGoal([]byte(`{"Target": "e2e_latency"}`))
+	fmt.Println(errors.Is(err, spica.ErrUnknownField))
+	// Output:
+	// goodput 500 50 sla <nil>
+	// throughput <nil>
+	// true SLA target required: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)
+	// true
+}
+
+// A 2-GPU deployment measured for 2 s: gpu_hours = 2·2/3600, so avg_gpu = 2
+// and 200 tok/s is 100 tok/s/gpu. Latency is minimized, so its score is
+// negated; a report without latency scores -Inf, never best.
+func ExampleScoreReport() {
+	report := spica.Report{
+		spica.MetricOutputThroughput: 200,
+		spica.MetricMeanE2ELatency:   850,
+		spica.MetricGPUHours:         2.0 * 2 / 3600,
+		spica.MetricDurationMs:       2000,
+	}
+	for _, t := range []spica.OptimizationTarget{spica.TargetThroughput, spica.TargetThroughputPerGPU, spica.TargetE2ELatency} {
+		score, _ := spica.ScoreReport(report, t)
+		fmt.Println(t, score)
+	}
+	score, _ := spica.ScoreReport(spica.Report{}, spica.TargetE2ELatency)
+	fmt.Println("no latency:", score)
+	// Output:
+	// throughput 200
+	// throughput_per_gpu 100
+	// e2e_latency -850
+	// no latency: -Inf
+}
+
+func ExampleMakeCandidate() {
+	report, err := spica.ParseReport([]byte(`{"output_throughput_tok_s": 3000, "mean_output_token_throughput_per_user": 45,
+		"gpu_hours": 2, "duration_ms": 3600000, "engine": "vllm"}`))
+	if err != nil {
+		panic(err)
+	}
+	config := map[string]any{"tp": 2, "used_gpus": 2.0} // 2.0 as encoding/json decodes it
+	goal := spica.OptimizationGoal{Target: spica.TargetPareto}
+	c, err := spica.MakeCandidate(config, report, goal)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(c.UsedGPUs, c.Score, c.Objectives)
+	fmt.Println(c.Metrics)
+	// Output:
+	// 2 1500 map[throughput_per_gpu:1500 throughput_per_user:45]
+	// map[duration_ms:3.6e+06 gpu_hours:2 mean_output_token_throughput_per_user:45 output_throughput_tok_s:3000]
+}
+
+// Python's json module writes NaN and Infinity as bare tokens; they are read
+// as those values, and keys the package does not read may hold anything.
+func ExampleParseReport() {
+	r, err := spica.ParseReport([]byte(`{"mean_e2e_latency_ms": NaN, "duration_ms": Infinity, "engine": {"name": "sglang"}}`))
+	fmt.Println(r, err)
+	_, err = spica.ParseReport([]byte(`{"gpu_hours": "2"}`))
+	fmt.Println(err)
+	// Output:
+	// map[duration_ms:+Inf mean_e2e_latency_ms:NaN] <nil>
+	// invalid report: at byte offset 14: metric "gpu_hours" must be a number or null, got a string
+}
+
+func ExampleAvgGPU() {
+	// An autoscaled run of 30 minutes that provisioned 1.5 GPU-hours.
+	fmt.Println(spica.AvgGPU(spica.Report{spica.MetricGPUHours: 1.5, spica.MetricDurationMs: 1_800_000}))
+	fmt.Println(spica.AvgGPU(spica.Report{spica.MetricGPUHours: 1.5})) // no duration
+	// Output:
+	// 3
+	// 0
+}
+
+func ExampleDominates() {
+	objs := spica.DefaultParetoObjectives()
+	a := map[string]float64{"throughput_per_gpu": 1200, "throughput_per_user": 80}
+	b := map[string]float64{"throughput_per_gpu": 1200, "throughput_per_user": 60}
+	ab, _ := spica.Dominates(a, b, objs)
+	ba, _ := spica.Dominates(b, a, objs)
+	aa, _ := spica.Dominates(a, a, objs)
+	fmt.Println(ab, ba, aa)
+	// Output: true false false
+}
+
+// NonDominated works on a plain row-major matrix: here tokens/s per GPU
+// (maximized) against mean end-to-end latency in ms (minimized).
+func ExampleNonDominated() {
+	values := []float64{
+		1500, 1800,
+		1200, 1200,
+		1200, 1300, // dominated by the row above: same throughput, slower
+		800, 900,
+		700, 2500, // dominated by every other row
+	}
+	rows, err := spica.NonDominated(values, 2, []bool{true, false})
+	fmt.Println(rows, err)
+	// Output: [0 1 3] <nil>
+}
+
+func ExampleOptimizationGoal_SamplerObjectives() {
+	goal := spica.OptimizationGoal{
+		Target:           spica.TargetPareto,
+		ParetoObjectives: []spica.OptimizationTarget{spica.TargetGoodputPerGPU, spica.TargetE2ELatency},
+		SLA:              spica.SLATarget{E2EMs: 3000},
+	}
+	objs, err := goal.SamplerObjectives()
+	fmt.Println(objs, err)
+	// Output: [{goodput_per_gpu true} {e2e_latency false}] <nil>
+}
+
+func ExampleParseOptimizationTarget() {
+	t, err := spica.ParseOptimizationTarget("e2e_latency")
+	fmt.Println(t, t.PlannerOptimizationTarget(), err)
+	_, err = spica.ParseOptimizationTarget("latency")
+	fmt.Println(err)
+	// Output:
+	// e2e_latency latency <nil>
+	// unknown optimization target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
+}
