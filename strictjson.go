@@ -43,12 +43,12 @@ const (
 
 var kindNames = [...]string{
 	kindInvalid: "invalid JSON",
-	kindNull:     "null",
-	kindBool:     "a boolean",
-	kindNumber:   "a number",
-	kindString:   "a string",
-	kindArray:    "an array",
-	kindObject:   "an object",
+	kindNull:    "null",
+	kindBool:    "a boolean",
+	kindNumber:  "a number",
+	kindString:  "a string",
+	kindArray:   "an array",
+	kindObject:  "an object",
 }
 
 func (k jsonKind) String() string { return kindNames[k] }
