@@ -216,6 +216,9 @@ func (g *OptimizationGoal) UnmarshalJSON(data []byte) error {
 func decodeGoal(r *jsonReader) (OptimizationGoal, error) {
 	var g OptimizationGoal
 	if k := r.peek(); k != kindObject {
+		if k == kindInvalid {
+			return g, r.skip() // the syntax error, with its offset
+		}
 		return g, r.errorf(r.pos, "a goal must be a JSON object, got %s", k)
 	}
 	err := r.object(func(key string) error {

@@ -95,6 +95,9 @@ func (s *SLATarget) UnmarshalJSON(data []byte) error {
 func decodeSLA(r *jsonReader, path string) (SLATarget, error) {
 	var s SLATarget
 	if k := r.peek(); k != kindObject {
+		if k == kindInvalid {
+			return s, r.skip() // the syntax error, with its offset
+		}
 		return s, fmt.Errorf("%w: %s must be an object, got %s", ErrInvalidSLA, pathOr(path, "SLA"), k)
 	}
 	err := r.object(func(key string) error {
@@ -115,6 +118,8 @@ func decodeSLA(r *jsonReader, path string) (SLATarget, error) {
 				}
 				*f.v = v
 				return checkBound(path+key, v)
+			case kindInvalid:
+				return r.skip()
 			default:
 				return fmt.Errorf("%w: %s%s must be a number, got %s", ErrInvalidSLA, path, key, k)
 			}
