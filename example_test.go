@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"testing"
 
 	"github.com/spica-search/spica"
 )
@@ -47,6 +49,57 @@ func candidates(goal spica.OptimizationGoal) []spica.Candidate {
 		cands = append(cands, c)
 	}
 	return cands
+}
+
+// TestExampleSweep is the README's first command: under
+// `go test -run Example -v .` it shows the library's main job on the sweep
+// above, the ranking for a scalar goal and the front for the default pareto
+// goal, and checks both against numbers worked out by hand from the reports.
+func TestExampleSweep(t *testing.T) {
+	var b strings.Builder
+	for _, target := range []string{"throughput_per_gpu", "e2e_latency"} {
+		goal, err := spica.ParseGoal([]byte(`{"target": "` + target + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "ranked by %s (score: higher is better):\n", goal.Target)
+		for i, c := range spica.Rank(candidates(goal)) {
+			fmt.Fprintf(&b, "  %d. %-10s score %6.0f  GPUs %d\n", i+1, c.Config["name"], c.Score, c.UsedGPUs)
+		}
+	}
+	goal := spica.OptimizationGoal{Target: spica.TargetPareto}
+	front, err := spica.ParetoFront(candidates(goal), goal.ResolvedParetoObjectives())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "Pareto front of %v, left to right:\n", goal.ResolvedParetoObjectives())
+	for _, c := range front {
+		fmt.Fprintf(&b, "  %-4s %4.0f tok/s/gpu  %2.0f tok/s/user\n", c.Config["name"], c.Objectives["throughput_per_gpu"], c.Objectives["throughput_per_user"])
+	}
+	t.Log("\n" + b.String())
+
+	// By hand: tok/s/gpu = throughput / gpu_hours (each run lasts an hour);
+	// the autoscaled report's NaN latency scores NaN and ranks last.
+	const want = `ranked by throughput_per_gpu (score: higher is better):
+  1. tp2        score   1500  GPUs 2
+  2. tp1        score   1200  GPUs 1
+  3. tp4        score   1200  GPUs 4
+  4. autoscaled score    800  GPUs 4
+  5. tp8        score    800  GPUs 8
+ranked by e2e_latency (score: higher is better):
+  1. tp8        score   -900  GPUs 8
+  2. tp4        score  -1200  GPUs 4
+  3. tp2        score  -1800  GPUs 2
+  4. tp1        score  -2100  GPUs 1
+  5. autoscaled score    NaN  GPUs 4
+Pareto front of [throughput_per_gpu throughput_per_user], left to right:
+  tp2  1500 tok/s/gpu  45 tok/s/user
+  tp4  1200 tok/s/gpu  80 tok/s/user
+  tp8   800 tok/s/gpu  95 tok/s/user
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 // The per-GPU ranking of the sweep: tp1 and tp4 both make 1200 tok/s/gpu,
