@@ -66,11 +66,6 @@ func objectiveKey(v float64, maximize bool) uint64 {
 	return b
 }
 
-// betterValue reports whether a is strictly better than b in the direction.
-func betterValue(a, b float64, maximize bool) bool {
-	return objectiveKey(a, maximize) < objectiveKey(b, maximize)
-}
-
 // Dominates reports whether objective vector a dominates b over objectives:
 // a is at least as good as b on every objective, each in its own direction,
 // and strictly better on at least one. Equal vectors do not dominate each
