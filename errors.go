@@ -30,6 +30,9 @@ var (
 	// ErrInvalidCandidate reports a candidate that lacks a needed value or
 	// carries a malformed one.
 	ErrInvalidCandidate = errors.New("invalid candidate")
+	// ErrInvalidBound reports a constraint of [BestSubjectTo] that no value
+	// can be compared with.
+	ErrInvalidBound = errors.New("invalid bound")
 	// ErrInvalidMatrix reports a values matrix, direction list or reference
 	// point of the wrong shape or content.
 	ErrInvalidMatrix = errors.New("invalid matrix")

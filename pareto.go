@@ -177,9 +177,15 @@ func directions(objectives []OptimizationTarget) []bool {
 }
 
 // sortByLastObjective orders rows (ascending indices) by the raw value of
-// the last column ascending, NaN last, ties kept in index order.
+// the last column ascending, ties kept in index order.
 func sortByLastObjective(rows []int, values []float64, dims int) {
 	slices.SortStableFunc(rows, func(a, b int) int {
-		return cmp.Compare(objectiveKey(values[a*dims+dims-1], false), objectiveKey(values[b*dims+dims-1], false))
+		return compareAxis(values[a*dims+dims-1], values[b*dims+dims-1])
 	})
+}
+
+// compareAxis orders fronts along their x-axis, the last objective: raw
+// values ascending whatever the direction, NaN last, -0.0 equal to 0.0.
+func compareAxis(a, b float64) int {
+	return cmp.Compare(objectiveKey(a, false), objectiveKey(b, false))
 }
