@@ -273,3 +273,42 @@ func ExampleParseOptimizationTarget() {
 	// e2e_latency latency <nil>
 	// unknown optimization target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
 }
+
+// The operator's question: the best tokens/s per GPU at no less than 50
+// tokens/s per user. tp2 is faster per GPU but too slow per user; tp1 and
+// tp4 tie at 1200 tok/s/gpu and the tie goes to fewer GPUs.
+func ExampleBestSubjectTo() {
+	cands := candidates(spica.OptimizationGoal{Target: spica.TargetPareto})
+	best, ok, err := spica.BestSubjectTo(cands, spica.TargetThroughputPerGPU,
+		spica.Bound{Target: spica.TargetThroughputPerUser, Value: 50})
+	fmt.Println(best.Config["name"], best.Objectives["throughput_per_gpu"], ok, err)
+	// Output: tp1 1200 true <nil>
+}
+
+// A sweep feeds its candidates to the archive as they are evaluated: tp4
+// evicts tp1 (same tok/s/gpu, more tok/s/user) and the autoscaled run is
+// refused, being dominated by tp2.
+func ExampleParetoArchive() {
+	archive, err := spica.NewParetoArchive(spica.DefaultParetoObjectives())
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range candidates(spica.OptimizationGoal{Target: spica.TargetPareto}) {
+		admitted, err := archive.Add(c)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%-10s admitted=%-5v front size %d\n", c.Config["name"], admitted, archive.Len())
+	}
+	for _, c := range archive.Front() {
+		fmt.Print(c.Config["name"], " ")
+	}
+	fmt.Println()
+	// Output:
+	// tp1        admitted=true  front size 1
+	// tp2        admitted=true  front size 2
+	// tp4        admitted=true  front size 2
+	// tp8        admitted=true  front size 3
+	// autoscaled admitted=false front size 3
+	// tp2 tp4 tp8
+}
