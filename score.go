@@ -3,6 +3,7 @@ package spica
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -365,12 +366,15 @@ func (c Candidate) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements [json.Unmarshaler]: it accepts what
-// [Candidate.MarshalJSON] writes. Errors in a float field wrap
-// [ErrInvalidCandidate]; on error c is unchanged.
+// [Candidate.MarshalJSON] writes. Every error wraps [ErrInvalidCandidate];
+// on error c is unchanged.
 func (c *Candidate) UnmarshalJSON(data []byte) error {
 	var w candidateJSON
 	if err := json.Unmarshal(data, &w); err != nil {
-		return err
+		if errors.Is(err, ErrInvalidCandidate) {
+			return err // from jsonFloat, already saying which value
+		}
+		return fmt.Errorf("%w: %w", ErrInvalidCandidate, err)
 	}
 	*c = Candidate{
 		Config:     w.Config,

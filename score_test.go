@@ -442,7 +442,7 @@ func TestCandidateJSONForm(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", data, want)
 	}
 	var got Candidate
-	for _, bad := range []string{`{"score": "inf"}`, `{"metrics": {"a": "1"}}`, `{"score": true}`} {
+	for _, bad := range []string{`{"score": "inf"}`, `{"metrics": {"a": "1"}}`, `{"score": true}`, `{"used_gpus": 1.5}`, `{"config": []}`} {
 		if err := json.Unmarshal([]byte(bad), &got); !errors.Is(err, ErrInvalidCandidate) {
 			t.Errorf("Unmarshal(%s) error = %v, want ErrInvalidCandidate", bad, err)
 		}
