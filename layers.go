@@ -1,0 +1,265 @@
+package spica
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// NonDominatedSort gives each row of an n×dims row-major matrix its
+// non-domination layer: 0 for the rows no other row dominates, 1 for the
+// rows that become non-dominated once layer 0 is removed, and so on.
+// maximize gives each column's direction; dominance is that of
+// [NonDominated] (NaN worse than every number, -0.0 equal to 0.0), so equal
+// rows share a layer. A row's layer is also the length of the longest chain
+// of rows that dominate one another ending at it, which is what the
+// algorithms below compute.
+//
+// Every algorithm first sorts the rows lexicographically by their keys,
+// O(n log n), so that every row that dominates another comes before it:
+//
+//   - One column: the layer is the rank of the row's distinct value.
+//   - Two columns: Jensen's sweep, O(n log n) (M. T. Jensen, "Reducing the
+//     run-time complexity of multiobjective EAs: the NSGA-II and other
+//     algorithms", IEEE Trans. Evol. Comput. 7(5), 2003). Within a layer the
+//     second key falls as the first rises, so the last row placed in a layer
+//     dominates a later row if any member does; a binary search over the
+//     layers' last rows finds the first layer that does not dominate it.
+//   - Three or more columns: efficient non-dominated sort with binary search,
+//     ENS-BS (X. Zhang, Y. Tian, R. Cheng, Y. Jin, "An efficient approach to
+//     nondominated sorting for evolutionary multiobjective optimization",
+//     IEEE Trans. Evol. Comput. 19(2), 2015). Each row goes into the first
+//     layer none of whose members dominates it, found by binary search over
+//     the layers built so far: O(n² d) comparisons in the worst case (every
+//     row in its own layer or all in one), far fewer in practice.
+//
+// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
+// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty,
+// non-nil result. values is not modified.
+func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error) {
+	n, err := checkMatrix(values, dims, maximize)
+	if err != nil {
+		return nil, err
+	}
+	layer := make([]int, n)
+	if n == 0 {
+		return layer, nil
+	}
+	keys := sortedKeys(values, n, dims, maximize)
+	switch dims {
+	case 1:
+		sortLayers1(keys.rows, keys.order, layer)
+	case 2:
+		sortLayers2(keys.rows, keys.order, layer)
+	default:
+		sortLayersENS(keys.rows, keys.order, dims, layer)
+	}
+	return layer, nil
+}
+
+// keyMatrix is a matrix of keys with its rows in lexicographic order:
+// rows[r*dims:(r+1)*dims] holds the keys of input row order[r].
+type keyMatrix struct {
+	rows  []uint64
+	order []int32
+}
+
+// sortedKeys turns values into keys and sorts the rows lexicographically,
+// ties by index. Lexicographic order is a linear extension of dominance: a
+// dominating row has no larger key anywhere and a smaller one somewhere, so
+// it sorts first, and copies of one row sort next to each other.
+func sortedKeys(values []float64, n, dims int, maximize []bool) keyMatrix {
+	keys := make([]uint64, n*dims)
+	for i, v := range values {
+		keys[i] = objectiveKey(v, maximize[i%dims])
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		ka := keys[int(a)*dims : int(a+1)*dims]
+		kb := keys[int(b)*dims : int(b+1)*dims]
+		if c := slices.Compare(ka, kb); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// Copy the rows into sorted order so the sweeps read memory in sequence.
+	rows := make([]uint64, n*dims)
+	for r, i := range order {
+		copy(rows[r*dims:(r+1)*dims], keys[int(i)*dims:int(i+1)*dims])
+	}
+	return keyMatrix{rows: rows, order: order}
+}
+
+// sortLayers1 ranks the distinct keys of a one-column matrix.
+func sortLayers1(rows []uint64, order []int32, layer []int) {
+	l := 0
+	for r, i := range order {
+		if r > 0 && rows[r] != rows[r-1] {
+			l++
+		}
+		layer[i] = l
+	}
+}
+
+// sortLayers2 is Jensen's two-column sweep. last0 and last1 hold the keys of
+// the row placed last in each layer. Rows arrive in lexicographic order, so a
+// layer's last row has the smallest second key of its members and dominates
+// the new row whenever any member does (a member with the same first key
+// and a smaller second key, or a smaller first key and no larger second
+// key). Whether it does is monotone in the layer, because each layer's last
+// row is no worse in the second key than the next layer's.
+func sortLayers2(rows []uint64, order []int32, layer []int) {
+	var last0, last1 []uint64
+	for r, i := range order {
+		k0, k1 := rows[2*r], rows[2*r+1]
+		// The last row of a layer came earlier, so its first key is no larger;
+		// it dominates unless it is an exact copy or has a larger second key.
+		l := sort.Search(len(last1), func(l int) bool {
+			return last1[l] > k1 || (last1[l] == k1 && last0[l] == k0)
+		})
+		if l == len(last1) {
+			last0 = append(last0, k0)
+			last1 = append(last1, k1)
+		} else {
+			last0[l], last1[l] = k0, k1
+		}
+		layer[i] = l
+	}
+}
+
+// sortLayersENS is ENS-BS for three or more columns. Each layer keeps its
+// members' keys side by side. A row is dominated by a member of layer l only
+// if it is dominated by a member of every layer before l (dominance is
+// transitive and each member of layer l is dominated from layer l−1), so the
+// first layer without a dominator can be found by binary search.
+func sortLayersENS(rows []uint64, order []int32, dims int, layer []int) {
+	var members [][]uint64
+	for r, i := range order {
+		p := rows[r*dims : (r+1)*dims]
+		l := sort.Search(len(members), func(l int) bool {
+			return !layerDominates(members[l], p, dims)
+		})
+		if l == len(members) {
+			members = append(members, nil)
+		}
+		members[l] = append(members[l], p...)
+		layer[i] = l
+	}
+}
+
+// layerDominates reports whether some member of a layer dominates p. Every
+// member came before p in lexicographic order, so its first key is no
+// larger than p's; the scan runs from the newest member, whose first key
+// is closest to p's and most often shares p's neighbourhood.
+func layerDominates(members, p []uint64, dims int) bool {
+	for off := len(members) - dims; off >= 0; off -= dims {
+		if keysDominate(members[off:off+dims], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// CrowdingDistance returns the NSGA-II crowding distance of each row of an
+// n×dims row-major matrix within the set of its rows (K. Deb, A. Pratap,
+// S. Agarwal, T. Meyarivan, "A fast and elitist multiobjective genetic
+// algorithm: NSGA-II", IEEE Trans. Evol. Comput. 6(2), 2002). A row's
+// distance is a sum over the columns; direction does not matter for it, so
+// there is no maximize argument. For each column, the rows whose value is
+// not NaN are sorted by it, ties by row index, and:
+//
+//   - if the column's values are all equal (or at most one is a number), it
+//     adds nothing, not even at its ends: it separates no rows;
+//   - otherwise the first and last rows in the order add +Inf, so the
+//     extremes of every objective are always kept;
+//   - an interior row adds the gap between its two neighbours divided by the
+//     range (largest minus smallest value): 0 if the neighbours are equal;
+//     +Inf if they differ and one is infinite, since the gap is then
+//     infinite; 0 if both are finite but the range is infinite, a finite gap
+//     being no part of an infinite range; else the plain quotient in [0, 1],
+//     computed so that a range that overflows float64 does not distort it;
+//   - a row whose value is NaN adds nothing.
+//
+// Every term is therefore in [0, 1] or +Inf and the result is never NaN. A
+// set of at most two rows is all +Inf (when the rows differ, each is an
+// end of some column; the NSGA-II convention extends this to equal rows).
+//
+// A length that is not a multiple of dims or dims < 1 is an error wrapping
+// [ErrInvalidMatrix]. An empty matrix gives an empty, non-nil result. values
+// is not modified. The cost is O(d n log n).
+func CrowdingDistance(values []float64, dims int) ([]float64, error) {
+	// The shape rules are those of every matrix function; direction is
+	// irrelevant, so every column gets a placeholder one.
+	var dirs []bool
+	if dims > 0 {
+		dirs = make([]bool, dims)
+	}
+	n, err := checkMatrix(values, dims, dirs)
+	if err != nil {
+		return nil, err
+	}
+	dist := make([]float64, n)
+	if n <= 2 {
+		for i := range dist {
+			dist[i] = math.Inf(1)
+		}
+		return dist, nil
+	}
+	type entry struct {
+		v float64
+		i int
+	}
+	col := make([]entry, 0, n)
+	for j := 0; j < dims; j++ {
+		col = col[:0]
+		for i := 0; i < n; i++ {
+			if v := values[i*dims+j]; v == v {
+				col = append(col, entry{v, i})
+			}
+		}
+		// cmp.Compare treats -0.0 and 0.0 as equal, so they tie by index.
+		slices.SortFunc(col, func(a, b entry) int {
+			if c := cmp.Compare(a.v, b.v); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.i, b.i)
+		})
+		if len(col) < 2 {
+			continue
+		}
+		lo, hi := col[0].v, col[len(col)-1].v
+		if lo == hi {
+			continue
+		}
+		dist[col[0].i] = math.Inf(1)
+		dist[col[len(col)-1].i] = math.Inf(1)
+		for r := 1; r < len(col)-1; r++ {
+			dist[col[r].i] += crowdingTerm(col[r-1].v, col[r+1].v, lo, hi)
+		}
+	}
+	return dist, nil
+}
+
+// crowdingTerm is one interior row's share of a column: the gap between its
+// neighbours prev <= next over the range lo < hi, with the infinite cases
+// resolved so that the result is never NaN (see [CrowdingDistance]).
+func crowdingTerm(prev, next, lo, hi float64) float64 {
+	switch {
+	case prev == next:
+		return 0 // also two equal infinities, whose difference would be NaN
+	case math.IsInf(prev, 0) || math.IsInf(next, 0):
+		return math.Inf(1)
+	case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+		return 0
+	}
+	if span := hi - lo; !math.IsInf(span, 0) {
+		return (next - prev) / span
+	}
+	// Finite bounds more than MaxFloat64 apart: halving every value keeps
+	// the quotient and brings the range back into float64.
+	return (next/2 - prev/2) / (hi/2 - lo/2)
+}
