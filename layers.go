@@ -31,8 +31,12 @@ import (
 //     nondominated sorting for evolutionary multiobjective optimization",
 //     IEEE Trans. Evol. Comput. 19(2), 2015). Each row goes into the first
 //     layer none of whose members dominates it, found by binary search over
-//     the layers built so far: O(n² d) comparisons in the worst case (every
-//     row in its own layer or all in one), far fewer in practice.
+//     the layers built so far. With four or more columns a layer is asked by
+//     scanning its members: O(n² d) comparisons in the worst case (all rows
+//     in one layer), far fewer in practice. With three, a layer keeps only
+//     the staircase of its members' last two keys, and asking it is itself a
+//     binary search: O(n log² n) comparisons, plus the shifting of staircase
+//     entries on insertion, O(n²) word moves in the worst case.
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty,
@@ -52,6 +56,8 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 		sortLayers1(keys.rows, keys.order, layer)
 	case 2:
 		sortLayers2(keys.rows, keys.order, layer)
+	case 3:
+		sortLayers3(keys.rows, keys.order, layer)
 	default:
 		sortLayersENS(keys.rows, keys.order, dims, layer)
 	}
@@ -74,18 +80,31 @@ func sortedKeys(values []float64, n, dims int, maximize []bool) keyMatrix {
 	for i, v := range values {
 		keys[i] = objectiveKey(v, maximize[i%dims])
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	// Sorting on the first key held beside the index keeps most comparisons
+	// off the key matrix; only ties in it look at the rest of the rows.
+	type ref struct {
+		k0 uint64
+		i  int32
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		ka := keys[int(a)*dims : int(a+1)*dims]
-		kb := keys[int(b)*dims : int(b+1)*dims]
+	refs := make([]ref, n)
+	for i := range refs {
+		refs[i] = ref{keys[i*dims], int32(i)}
+	}
+	slices.SortFunc(refs, func(a, b ref) int {
+		if a.k0 != b.k0 {
+			return cmp.Compare(a.k0, b.k0)
+		}
+		ka := keys[int(a.i)*dims : int(a.i+1)*dims]
+		kb := keys[int(b.i)*dims : int(b.i+1)*dims]
 		if c := slices.Compare(ka, kb); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(a.i, b.i)
 	})
+	order := make([]int32, n)
+	for r, ref := range refs {
+		order[r] = ref.i
+	}
 	// Copy the rows into sorted order so the sweeps read memory in sequence.
 	rows := make([]uint64, n*dims)
 	for r, i := range order {
@@ -131,7 +150,58 @@ func sortLayers2(rows []uint64, order []int32, layer []int) {
 	}
 }
 
-// sortLayersENS is ENS-BS for three or more columns. Each layer keeps its
+// sortLayers3 is ENS-BS for three columns with each layer reduced to a
+// staircase. Rows arrive in lexicographic order, so an earlier row that is
+// not a copy dominates the new one exactly when it is no worse in the last
+// two keys; of a layer's members only those minimal in those two keys can
+// dominate anything the others do, and they form a staircase: rising in the
+// second key, strictly falling in the third. Asking whether a layer
+// dominates a row is then a binary search, not a scan.
+func sortLayers3(rows []uint64, order []int32, layer []int) {
+	var stairs [][]stairStep
+	for r, i := range order {
+		p := rows[3*r : 3*r+3]
+		if r > 0 && slices.Equal(rows[3*r-3:3*r], p) {
+			// A copy is not dominated by its twin, which the staircase
+			// test below would claim, and shares its layer.
+			layer[i] = layer[order[r-1]]
+			continue
+		}
+		step := stairStep{p[1], p[2]}
+		l := sort.Search(len(stairs), func(l int) bool {
+			return !stairDominates(stairs[l], step)
+		})
+		if l == len(stairs) {
+			stairs = append(stairs, nil)
+		}
+		stairs[l] = stairInsert(stairs[l], step)
+		layer[i] = l
+	}
+}
+
+// stairStep is the last two keys of a row.
+type stairStep struct{ k1, k2 uint64 }
+
+// stairDominates reports whether some step is no larger than p in both
+// keys. The step with the largest k1 not above p's has the smallest k2 of
+// all such steps, so it alone decides.
+func stairDominates(stair []stairStep, p stairStep) bool {
+	j := sort.Search(len(stair), func(j int) bool { return stair[j].k1 > p.k1 })
+	return j > 0 && stair[j-1].k2 <= p.k2
+}
+
+// stairInsert adds p, which no step dominates, and drops the steps p
+// dominates: those from the first with k1 >= p.k1 on while k2 >= p.k2.
+func stairInsert(stair []stairStep, p stairStep) []stairStep {
+	lo := sort.Search(len(stair), func(j int) bool { return stair[j].k1 >= p.k1 })
+	hi := lo
+	for hi < len(stair) && stair[hi].k2 >= p.k2 {
+		hi++
+	}
+	return slices.Replace(stair, lo, hi, p)
+}
+
+// sortLayersENS is ENS-BS for four or more columns. Each layer keeps its
 // members' keys side by side. A row is dominated by a member of layer l only
 // if it is dominated by a member of every layer before l (dominance is
 // transitive and each member of layer l is dominated from layer l−1), so the
