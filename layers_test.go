@@ -53,7 +53,7 @@ func oracleLayers(values []float64, dims int, maximize []bool) []int {
 		left[i] = i
 	}
 	for l := 0; len(left) > 0; l++ {
-		var front, rest []int
+		var rest []int
 		for _, i := range left {
 			dominated := false
 			for _, j := range left {
@@ -65,7 +65,6 @@ func oracleLayers(values []float64, dims int, maximize []bool) []int {
 			if dominated {
 				rest = append(rest, i)
 			} else {
-				front = append(front, i)
 				layer[i] = l
 			}
 		}
