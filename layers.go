@@ -68,7 +68,7 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 // rows[r*dims:(r+1)*dims] holds the keys of input row order[r].
 type keyMatrix struct {
 	rows  []uint64
-	order []int32
+	order []int
 }
 
 // sortedKeys turns values into keys and sorts the rows lexicographically,
@@ -80,41 +80,73 @@ func sortedKeys(values []float64, n, dims int, maximize []bool) keyMatrix {
 	for i, v := range values {
 		keys[i] = objectiveKey(v, maximize[i%dims])
 	}
-	// Sorting on the first key held beside the index keeps most comparisons
-	// off the key matrix; only ties in it look at the rest of the rows.
-	type ref struct {
-		k0 uint64
-		i  int32
+	// A stable sort on each column from the last to the first leaves the
+	// rows in lexicographic order with ties by index.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
-	refs := make([]ref, n)
-	for i := range refs {
-		refs[i] = ref{keys[i*dims], int32(i)}
-	}
-	slices.SortFunc(refs, func(a, b ref) int {
-		if a.k0 != b.k0 {
-			return cmp.Compare(a.k0, b.k0)
+	buf := make([]keyed, 2*n)
+	for j := dims - 1; j >= 0; j-- {
+		col := buf[:n]
+		for r, i := range order {
+			col[r] = keyed{keys[i*dims+j], i}
 		}
-		ka := keys[int(a.i)*dims : int(a.i+1)*dims]
-		kb := keys[int(b.i)*dims : int(b.i+1)*dims]
-		if c := slices.Compare(ka, kb); c != 0 {
-			return c
+		for r, e := range radixSort(col, buf[n:]) {
+			order[r] = e.i
 		}
-		return cmp.Compare(a.i, b.i)
-	})
-	order := make([]int32, n)
-	for r, ref := range refs {
-		order[r] = ref.i
 	}
 	// Copy the rows into sorted order so the sweeps read memory in sequence.
 	rows := make([]uint64, n*dims)
 	for r, i := range order {
-		copy(rows[r*dims:(r+1)*dims], keys[int(i)*dims:int(i+1)*dims])
+		copy(rows[r*dims:(r+1)*dims], keys[i*dims:(i+1)*dims])
 	}
 	return keyMatrix{rows: rows, order: order}
 }
 
+// keyed is a key and the row it belongs to.
+type keyed struct {
+	k uint64
+	i int
+}
+
+// radixSort sorts a by key, stably, using tmp (as long as a) as scratch,
+// and returns whichever of the two holds the result. It is an LSD radix
+// sort on bytes, O(n) per byte, which beats a comparison sort on the long
+// columns this package is for; bytes that every key shares are skipped, as
+// the high bytes of keys of similar magnitude usually are.
+func radixSort(a, tmp []keyed) []keyed {
+	if len(a) < 2 {
+		return a
+	}
+	var counts [8][256]int
+	for _, e := range a {
+		for d := range counts {
+			counts[d][byte(e.k>>(8*d))]++
+		}
+	}
+	for d := range counts {
+		c := &counts[d]
+		if c[byte(a[0].k>>(8*d))] == len(a) {
+			continue
+		}
+		sum := 0
+		for b, m := range c {
+			c[b] = sum
+			sum += m
+		}
+		for _, e := range a {
+			b := byte(e.k >> (8 * d))
+			tmp[c[b]] = e
+			c[b]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
 // sortLayers1 ranks the distinct keys of a one-column matrix.
-func sortLayers1(rows []uint64, order []int32, layer []int) {
+func sortLayers1(rows []uint64, order []int, layer []int) {
 	l := 0
 	for r, i := range order {
 		if r > 0 && rows[r] != rows[r-1] {
@@ -131,7 +163,7 @@ func sortLayers1(rows []uint64, order []int32, layer []int) {
 // and a smaller second key, or a smaller first key and no larger second
 // key). Whether it does is monotone in the layer, because each layer's last
 // row is no worse in the second key than the next layer's.
-func sortLayers2(rows []uint64, order []int32, layer []int) {
+func sortLayers2(rows []uint64, order []int, layer []int) {
 	var last0, last1 []uint64
 	for r, i := range order {
 		k0, k1 := rows[2*r], rows[2*r+1]
@@ -157,7 +189,7 @@ func sortLayers2(rows []uint64, order []int32, layer []int) {
 // dominate anything the others do, and they form a staircase: rising in the
 // second key, strictly falling in the third. Asking whether a layer
 // dominates a row is then a binary search, not a scan.
-func sortLayers3(rows []uint64, order []int32, layer []int) {
+func sortLayers3(rows []uint64, order []int, layer []int) {
 	var stairs [][]stairStep
 	for r, i := range order {
 		p := rows[3*r : 3*r+3]
@@ -206,7 +238,7 @@ func stairInsert(stair []stairStep, p stairStep) []stairStep {
 // if it is dominated by a member of every layer before l (dominance is
 // transitive and each member of layer l is dominated from layer l−1), so the
 // first layer without a dominator can be found by binary search.
-func sortLayersENS(rows []uint64, order []int32, dims int, layer []int) {
+func sortLayersENS(rows []uint64, order []int, dims int, layer []int) {
 	var members [][]uint64
 	for r, i := range order {
 		p := rows[r*dims : (r+1)*dims]
