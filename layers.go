@@ -1,7 +1,6 @@
 package spica
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -292,7 +291,8 @@ func layerDominates(members, p []uint64, dims int) bool {
 //
 // A length that is not a multiple of dims or dims < 1 is an error wrapping
 // [ErrInvalidMatrix]. An empty matrix gives an empty, non-nil result. values
-// is not modified. The cost is O(d n log n).
+// is not modified. Each column is ordered by a radix sort, so the cost is
+// O(d n).
 func CrowdingDistance(values []float64, dims int) ([]float64, error) {
 	// The shape rules are those of every matrix function; direction is
 	// irrelevant, so every column gets a placeholder one.
@@ -311,36 +311,33 @@ func CrowdingDistance(values []float64, dims int) ([]float64, error) {
 		}
 		return dist, nil
 	}
-	type entry struct {
-		v float64
-		i int
-	}
-	col := make([]entry, 0, n)
+	buf := make([]keyed, 2*n)
+	v := make([]float64, n)
 	for j := 0; j < dims; j++ {
-		col = col[:0]
+		// The key order is the float order with -0.0 equal to 0.0, and the
+		// stable sort keeps equal values in index order.
+		col := buf[:0]
 		for i := 0; i < n; i++ {
-			if v := values[i*dims+j]; v == v {
-				col = append(col, entry{v, i})
+			if x := values[i*dims+j]; x == x {
+				col = append(col, keyed{objectiveKey(x, false), i})
 			}
 		}
-		// cmp.Compare treats -0.0 and 0.0 as equal, so they tie by index.
-		slices.SortFunc(col, func(a, b entry) int {
-			if c := cmp.Compare(a.v, b.v); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.i, b.i)
-		})
 		if len(col) < 2 {
 			continue
 		}
-		lo, hi := col[0].v, col[len(col)-1].v
+		col = radixSort(col, buf[n:n+len(col)])
+		v = v[:len(col)]
+		for r, e := range col {
+			v[r] = values[e.i*dims+j]
+		}
+		lo, hi := v[0], v[len(v)-1]
 		if lo == hi {
 			continue
 		}
 		dist[col[0].i] = math.Inf(1)
 		dist[col[len(col)-1].i] = math.Inf(1)
 		for r := 1; r < len(col)-1; r++ {
-			dist[col[r].i] += crowdingTerm(col[r-1].v, col[r+1].v, lo, hi)
+			dist[col[r].i] += crowdingTerm(v[r-1], v[r+1], lo, hi)
 		}
 	}
 	return dist, nil
