@@ -15,8 +15,9 @@ import (
 // of rows that dominate one another ending at it, which is what the
 // algorithms below compute.
 //
-// Every algorithm first sorts the rows lexicographically by their keys,
-// O(n log n), so that every row that dominates another comes before it:
+// Every algorithm first sorts the rows lexicographically by their keys
+// (an LSD radix sort, O(d n)), so that every row that dominates another
+// comes before it and copies of a row are neighbours:
 //
 //   - One column: the layer is the rank of the row's distinct value.
 //   - Two columns: Jensen's sweep, O(n log n) (M. T. Jensen, "Reducing the
@@ -232,37 +233,56 @@ func stairInsert(stair []stairStep, p stairStep) []stairStep {
 	return slices.Replace(stair, lo, hi, p)
 }
 
-// sortLayersENS is ENS-BS for four or more columns. Each layer keeps its
-// members' keys side by side. A row is dominated by a member of layer l only
-// if it is dominated by a member of every layer before l (dominance is
-// transitive and each member of layer l is dominated from layer l−1), so the
-// first layer without a dominator can be found by binary search.
+// sortLayersENS is ENS-BS for four or more columns. A row is dominated by a
+// member of layer l only if it is dominated by a member of every layer
+// before l (dominance is transitive and each member of layer l is dominated
+// from layer l−1), so the first layer without a dominator can be found by
+// binary search. As in sortLayers3, copies share their twin's layer, and
+// then an earlier row dominates a later one exactly when it is no larger in
+// every key but the first; so each layer keeps only those keys of its
+// members, side by side.
 func sortLayersENS(rows []uint64, order []int, dims int, layer []int) {
 	var members [][]uint64
 	for r, i := range order {
 		p := rows[r*dims : (r+1)*dims]
+		if r > 0 && slices.Equal(rows[(r-1)*dims:r*dims], p) {
+			layer[i] = layer[order[r-1]]
+			continue
+		}
+		tail := p[1:]
 		l := sort.Search(len(members), func(l int) bool {
-			return !layerDominates(members[l], p, dims)
+			return !layerCovers(members[l], tail)
 		})
 		if l == len(members) {
 			members = append(members, nil)
 		}
-		members[l] = append(members[l], p...)
+		members[l] = append(members[l], tail...)
 		layer[i] = l
 	}
 }
 
-// layerDominates reports whether some member of a layer dominates p. Every
-// member came before p in lexicographic order, so its first key is no
-// larger than p's; the scan runs from the newest member, whose first key
-// is closest to p's and most often shares p's neighbourhood.
-func layerDominates(members, p []uint64, dims int) bool {
-	for off := len(members) - dims; off >= 0; off -= dims {
-		if keysDominate(members[off:off+dims], p) {
+// layerCovers reports whether some member is no larger than p in every key.
+// The scan runs from the newest member, whose first key is closest to p's
+// and which is the likeliest to be near p in the others too.
+func layerCovers(members, p []uint64) bool {
+	w := len(p)
+	for off := len(members) - w; off >= 0; off -= w {
+		if noLarger(members[off:off+w], p) {
 			return true
 		}
 	}
 	return false
+}
+
+// noLarger reports whether a[j] <= b[j] for every j.
+func noLarger(a, b []uint64) bool {
+	b = b[:len(a)]
+	for j, x := range a {
+		if x > b[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // CrowdingDistance returns the NSGA-II crowding distance of each row of an
@@ -286,8 +306,8 @@ func layerDominates(members, p []uint64, dims int) bool {
 //   - a row whose value is NaN adds nothing.
 //
 // Every term is therefore in [0, 1] or +Inf and the result is never NaN. A
-// set of at most two rows is all +Inf (when the rows differ, each is an
-// end of some column; the NSGA-II convention extends this to equal rows).
+// set of at most two rows is all +Inf, equal rows included: NSGA-II keeps
+// the boundary rows of a front, and in so small a set every row is one.
 //
 // A length that is not a multiple of dims or dims < 1 is an error wrapping
 // [ErrInvalidMatrix]. An empty matrix gives an empty, non-nil result. values
