@@ -2,7 +2,9 @@ package spica
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
@@ -225,6 +227,43 @@ func TestNonDominatedSortTable(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("layers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A chain, each row dominating the next, puts every row in its own layer:
+// the deepest the binary searches over layers can go.
+func TestNonDominatedSortChain(t *testing.T) {
+	const n = 1000
+	rank := rand.New(rand.NewPCG(7, 7)).Perm(n)
+	for dims := 1; dims <= 5; dims++ {
+		t.Run(fmt.Sprintf("d=%d", dims), func(t *testing.T) {
+			values := make([]float64, n*dims)
+			maximize := make([]bool, dims)
+			for j := range maximize {
+				maximize[j] = j%2 == 1
+			}
+			for i, r := range rank {
+				for j := 0; j < dims; j++ {
+					// Only the first column moves strictly; the rest step
+					// every other row, so ties within the chain abound.
+					v := float64(r / 2)
+					if j == 0 {
+						v = float64(r)
+					}
+					if maximize[j] {
+						v = -v
+					}
+					values[i*dims+j] = v
+				}
+			}
+			got, err := NonDominatedSort(values, dims, maximize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(rank, got); diff != "" {
+				t.Errorf("layers (-rank in chain +got):\n%s", diff)
 			}
 		})
 	}
