@@ -190,7 +190,7 @@ func sortLayers2(rows []uint64, order []int, layer []int) {
 // second key, strictly falling in the third. Asking whether a layer
 // dominates a row is then a binary search, not a scan.
 func sortLayers3(rows []uint64, order []int, layer []int) {
-	var stairs [][]stairStep
+	var stairs []staircase
 	for r, i := range order {
 		p := rows[3*r : 3*r+3]
 		if r > 0 && slices.Equal(rows[3*r-3:3*r], p) {
@@ -201,12 +201,12 @@ func sortLayers3(rows []uint64, order []int, layer []int) {
 		}
 		step := stairStep{p[1], p[2]}
 		l := sort.Search(len(stairs), func(l int) bool {
-			return !stairDominates(stairs[l], step)
+			return !stairs[l].dominates(step)
 		})
 		if l == len(stairs) {
-			stairs = append(stairs, nil)
+			stairs = append(stairs, staircase{})
 		}
-		stairs[l] = stairInsert(stairs[l], step)
+		stairs[l].insert(step)
 		layer[i] = l
 	}
 }
@@ -214,23 +214,80 @@ func sortLayers3(rows []uint64, order []int, layer []int) {
 // stairStep is the last two keys of a row.
 type stairStep struct{ k1, k2 uint64 }
 
-// stairDominates reports whether some step is no larger than p in both
-// keys. The step with the largest k1 not above p's has the smallest k2 of
-// all such steps, so it alone decides.
-func stairDominates(stair []stairStep, p stairStep) bool {
-	j := sort.Search(len(stair), func(j int) bool { return stair[j].k1 > p.k1 })
-	return j > 0 && stair[j-1].k2 <= p.k2
+// A staircase is a set of steps in which none is no larger than another in
+// both keys, kept in ascending k1 (hence strictly descending k2). It is
+// stored in blocks of at most 2·stairBlock steps, so that an insertion
+// moves the steps of one block and the list of blocks rather than all the
+// steps of a flat slice, which rows arriving at its front would make
+// quadratic.
+type staircase struct {
+	blocks [][]stairStep // all non-empty
 }
 
-// stairInsert adds p, which no step dominates, and drops the steps p
-// dominates: those from the first with k1 >= p.k1 on while k2 >= p.k2.
-func stairInsert(stair []stairStep, p stairStep) []stairStep {
-	lo := sort.Search(len(stair), func(j int) bool { return stair[j].k1 >= p.k1 })
+const stairBlock = 256
+
+// dominates reports whether some step is no larger than p in both keys.
+// The step with the largest k1 not above p's has the smallest k2 of all
+// such steps, so it alone decides.
+func (s *staircase) dominates(p stairStep) bool {
+	b := sort.Search(len(s.blocks), func(b int) bool { return s.blocks[b][0].k1 > p.k1 })
+	if b == 0 {
+		return false
+	}
+	blk := s.blocks[b-1]
+	j := sort.Search(len(blk), func(j int) bool { return blk[j].k1 > p.k1 })
+	return blk[j-1].k2 <= p.k2
+}
+
+// insert adds p, which no step dominates, and drops the steps p dominates:
+// the run from the first step with k1 >= p.k1 on while k2 >= p.k2.
+func (s *staircase) insert(p stairStep) {
+	b := sort.Search(len(s.blocks), func(b int) bool {
+		blk := s.blocks[b]
+		return blk[len(blk)-1].k1 >= p.k1
+	})
+	if b == len(s.blocks) {
+		// p lies beyond every step and dominates none of them.
+		if b == 0 || len(s.blocks[b-1]) >= stairBlock {
+			s.blocks = append(s.blocks, make([]stairStep, 0, stairBlock))
+		} else {
+			b--
+		}
+		s.blocks[b] = append(s.blocks[b], p)
+		return
+	}
+	blk := s.blocks[b]
+	lo := sort.Search(len(blk), func(j int) bool { return blk[j].k1 >= p.k1 })
 	hi := lo
-	for hi < len(stair) && stair[hi].k2 >= p.k2 {
+	for hi < len(blk) && blk[hi].k2 >= p.k2 {
 		hi++
 	}
-	return slices.Replace(stair, lo, hi, p)
+	if hi == len(blk) {
+		// The run may go on into the following blocks.
+		next := b + 1
+		for next < len(s.blocks) {
+			nb := s.blocks[next]
+			k := 0
+			for k < len(nb) && nb[k].k2 >= p.k2 {
+				k++
+			}
+			if k < len(nb) {
+				s.blocks[next] = nb[k:]
+				break
+			}
+			next++
+		}
+		s.blocks = slices.Delete(s.blocks, b+1, next)
+	}
+	blk = slices.Replace(blk, lo, hi, p)
+	if len(blk) > 2*stairBlock {
+		half := len(blk) / 2
+		tail := append(make([]stairStep, 0, stairBlock), blk[half:]...)
+		s.blocks[b] = blk[:half]
+		s.blocks = slices.Insert(s.blocks, b+1, tail)
+		return
+	}
+	s.blocks[b] = blk
 }
 
 // sortLayersENS is ENS-BS for four or more columns. A row is dominated by a

@@ -269,6 +269,56 @@ func TestNonDominatedSortChain(t *testing.T) {
 	}
 }
 
+// The three-column staircases only split into blocks and lose runs of
+// steps across blocks when a layer has hundreds of members, beyond what
+// the peeling oracle can check quickly; the general ENS path, checked
+// against the oracle above, serves as the reference instead.
+func TestNonDominatedSortThreeColumnsAtScale(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(500, 4000).Draw(t, "n")
+		shape := rapid.SampledFrom([]string{"antichain", "collapse", "plane", "grid"}).Draw(t, "shape")
+		spread := rapid.IntRange(1, 50).Draw(t, "spread")
+		seed := rapid.Uint64().Draw(t, "seed")
+		r := rand.New(rand.NewPCG(seed, 1))
+		values := make([]float64, 3*n)
+		for i := 0; i < n; i++ {
+			row := values[3*i : 3*i+3]
+			noise := func() float64 { return float64(r.IntN(spread)) }
+			switch shape {
+			case "antichain":
+				// The second key falls as the first rises and the third
+				// rises with it: every row lands at a staircase's front.
+				row[0], row[1], row[2] = float64(i)+noise(), float64(n-i)+noise(), float64(i)+noise()
+			case "collapse":
+				// A long antichain, then rows below it that each cut a run
+				// of its steps, often across blocks.
+				if i < n/2 {
+					row[0], row[1], row[2] = float64(i), float64(n-i), float64(i)
+				} else {
+					k1 := r.IntN(n)
+					row[0], row[1], row[2] = float64(n+i), float64(k1), float64(r.IntN(n-k1))+noise()
+				}
+			case "plane":
+				x, y := float64(r.IntN(n)), float64(r.IntN(n))
+				row[0], row[1], row[2] = x, y, 2*float64(n)-x-y+noise()
+			case "grid":
+				row[0], row[1], row[2] = noise(), noise(), noise()
+			}
+		}
+		maximize := []bool{false, false, false}
+		got, err := NonDominatedSort(values, 3, maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := sortedKeys(values, n, 3, maximize)
+		want := make([]int, n)
+		sortLayersENS(keys.rows, keys.order, 3, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("layers (-ENS +staircase):\n%s", diff)
+		}
+	})
+}
+
 func TestMatrixShapeErrors(t *testing.T) {
 	tests := []struct {
 		name     string
