@@ -35,8 +35,10 @@ import (
 //     scanning its members: O(n² d) comparisons in the worst case (all rows
 //     in one layer), far fewer in practice. With three, a layer keeps only
 //     the staircase of its members' last two keys, and asking it is itself a
-//     binary search: O(n log² n) comparisons, plus the shifting of staircase
-//     entries on insertion, O(n²) word moves in the worst case.
+//     binary search: O(n log² n) comparisons. Staircases are kept in blocks
+//     of a few hundred steps, so an insertion also moves up to a block's
+//     steps and the block list: O(n·(b + n/b)) words for blocks of b steps
+//     in the worst case, a small share of the time below millions of rows.
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty,
