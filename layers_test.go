@@ -100,17 +100,21 @@ func drawMatrix(t *rapid.T, value *rapid.Generator[float64], maxDims, maxRows in
 }
 
 func TestNonDominatedSortMatchesPeeling(t *testing.T) {
-	values := map[string]*rapid.Generator[float64]{
-		"values from a small set with specials": tiedValue,
-		"spread values with some specials": rapid.OneOf(
+	values := []struct {
+		name  string
+		value *rapid.Generator[float64]
+	}{
+		{"values from a small set with specials", tiedValue},
+		{"spread values with some specials", rapid.OneOf(
 			rapid.Float64Range(-100, 100),
 			rapid.Float64Range(-100, 100),
 			rapid.Float64Range(-100, 100),
 			tiedValue,
-		),
+		)},
 	}
-	for name, value := range values {
-		t.Run(name, func(t *testing.T) {
+	for _, tt := range values {
+		value := tt.value
+		t.Run(tt.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				vals, dims, maximize := drawMatrix(t, value, 5, 40)
 				orig := slices.Clone(vals)
