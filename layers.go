@@ -1,0 +1,443 @@
+package spica
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// NonDominatedSort gives each row of an n×dims row-major matrix its
+// non-domination layer: 0 for the rows no other row dominates, 1 for the
+// rows that become non-dominated once layer 0 is removed, and so on.
+// maximize gives each column's direction; dominance is that of
+// [NonDominated] (NaN worse than every number, -0.0 equal to 0.0), so equal
+// rows share a layer. A row's layer is also the length of the longest chain
+// of rows that dominate one another ending at it, which is what the
+// algorithms below compute.
+//
+// Every algorithm first sorts the rows lexicographically by their keys
+// (an LSD radix sort, O(d n)), so that every row that dominates another
+// comes before it and copies of a row are neighbours:
+//
+//   - One column: the layer is the rank of the row's distinct value.
+//   - Two columns: Jensen's sweep, O(n log n) (M. T. Jensen, "Reducing the
+//     run-time complexity of multiobjective EAs: the NSGA-II and other
+//     algorithms", IEEE Trans. Evol. Comput. 7(5), 2003). Within a layer the
+//     second key falls as the first rises, so the last row placed in a layer
+//     dominates a later row if any member does; a binary search over the
+//     layers' last rows finds the first layer that does not dominate it.
+//   - Three or more columns: efficient non-dominated sort with binary search,
+//     ENS-BS (X. Zhang, Y. Tian, R. Cheng, Y. Jin, "An efficient approach to
+//     nondominated sorting for evolutionary multiobjective optimization",
+//     IEEE Trans. Evol. Comput. 19(2), 2015). Each row goes into the first
+//     layer none of whose members dominates it, found by binary search over
+//     the layers built so far. With four or more columns a layer is asked by
+//     scanning its members: O(n² d) comparisons in the worst case (all rows
+//     in one layer), far fewer in practice. With three, a layer keeps only
+//     the staircase of its members' last two keys, and asking it is itself a
+//     binary search: O(n log² n) comparisons. Staircases are kept in blocks
+//     of a few hundred steps, so an insertion also moves up to a block's
+//     steps and the block list: O(n·(b + n/b)) words for blocks of b steps
+//     in the worst case, a small share of the time below millions of rows.
+//
+// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
+// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty,
+// non-nil result. values is not modified.
+func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error) {
+	n, err := checkMatrix(values, dims, maximize)
+	if err != nil {
+		return nil, err
+	}
+	layer := make([]int, n)
+	if n == 0 {
+		return layer, nil
+	}
+	keys := sortedKeys(values, n, dims, maximize)
+	switch dims {
+	case 1:
+		sortLayers1(keys.rows, keys.order, layer)
+	case 2:
+		sortLayers2(keys.rows, keys.order, layer)
+	case 3:
+		sortLayers3(keys.rows, keys.order, layer)
+	default:
+		sortLayersENS(keys.rows, keys.order, dims, layer)
+	}
+	return layer, nil
+}
+
+// keyMatrix is a matrix of keys with its rows in lexicographic order:
+// rows[r*dims:(r+1)*dims] holds the keys of input row order[r].
+type keyMatrix struct {
+	rows  []uint64
+	order []int
+}
+
+// sortedKeys turns values into keys and sorts the rows lexicographically,
+// ties by index. Lexicographic order is a linear extension of dominance: a
+// dominating row has no larger key anywhere and a smaller one somewhere, so
+// it sorts first, and copies of one row sort next to each other.
+func sortedKeys(values []float64, n, dims int, maximize []bool) keyMatrix {
+	keys := make([]uint64, n*dims)
+	for i, v := range values {
+		keys[i] = objectiveKey(v, maximize[i%dims])
+	}
+	// A stable sort on each column from the last to the first leaves the
+	// rows in lexicographic order with ties by index.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	buf := make([]keyed, 2*n)
+	for j := dims - 1; j >= 0; j-- {
+		col := buf[:n]
+		for r, i := range order {
+			col[r] = keyed{keys[i*dims+j], i}
+		}
+		for r, e := range radixSort(col, buf[n:]) {
+			order[r] = e.i
+		}
+	}
+	// Copy the rows into sorted order so the sweeps read memory in sequence.
+	rows := make([]uint64, n*dims)
+	for r, i := range order {
+		copy(rows[r*dims:(r+1)*dims], keys[i*dims:(i+1)*dims])
+	}
+	return keyMatrix{rows: rows, order: order}
+}
+
+// keyed is a key and the row it belongs to.
+type keyed struct {
+	k uint64
+	i int
+}
+
+// radixSort sorts a by key, stably, using tmp (as long as a) as scratch,
+// and returns whichever of the two holds the result. It is an LSD radix
+// sort on bytes, O(n) per byte, which beats a comparison sort on the long
+// columns this package is for; bytes that every key shares are skipped, as
+// the high bytes of keys of similar magnitude usually are.
+func radixSort(a, tmp []keyed) []keyed {
+	if len(a) < 2 {
+		return a
+	}
+	var counts [8][256]int
+	for _, e := range a {
+		for d := range counts {
+			counts[d][byte(e.k>>(8*d))]++
+		}
+	}
+	for d := range counts {
+		c := &counts[d]
+		if c[byte(a[0].k>>(8*d))] == len(a) {
+			continue
+		}
+		sum := 0
+		for b, m := range c {
+			c[b] = sum
+			sum += m
+		}
+		for _, e := range a {
+			b := byte(e.k >> (8 * d))
+			tmp[c[b]] = e
+			c[b]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
+// sortLayers1 ranks the distinct keys of a one-column matrix.
+func sortLayers1(rows []uint64, order []int, layer []int) {
+	l := 0
+	for r, i := range order {
+		if r > 0 && rows[r] != rows[r-1] {
+			l++
+		}
+		layer[i] = l
+	}
+}
+
+// sortLayers2 is Jensen's two-column sweep. last0 and last1 hold the keys of
+// the row placed last in each layer. Rows arrive in lexicographic order, so a
+// layer's last row has the smallest second key of its members and dominates
+// the new row whenever any member does (a member with the same first key
+// and a smaller second key, or a smaller first key and no larger second
+// key). Whether it does is monotone in the layer, because each layer's last
+// row is no worse in the second key than the next layer's.
+func sortLayers2(rows []uint64, order []int, layer []int) {
+	var last0, last1 []uint64
+	for r, i := range order {
+		k0, k1 := rows[2*r], rows[2*r+1]
+		// The last row of a layer came earlier, so its first key is no larger;
+		// it dominates unless it is an exact copy or has a larger second key.
+		l := sort.Search(len(last1), func(l int) bool {
+			return last1[l] > k1 || (last1[l] == k1 && last0[l] == k0)
+		})
+		if l == len(last1) {
+			last0 = append(last0, k0)
+			last1 = append(last1, k1)
+		} else {
+			last0[l], last1[l] = k0, k1
+		}
+		layer[i] = l
+	}
+}
+
+// sortLayers3 is ENS-BS for three columns with each layer reduced to a
+// staircase. Rows arrive in lexicographic order, so an earlier row that is
+// not a copy dominates the new one exactly when it is no worse in the last
+// two keys; of a layer's members only those minimal in those two keys can
+// dominate anything the others do, and they form a staircase: rising in the
+// second key, strictly falling in the third. Asking whether a layer
+// dominates a row is then a binary search, not a scan.
+func sortLayers3(rows []uint64, order []int, layer []int) {
+	var stairs []staircase
+	for r, i := range order {
+		p := rows[3*r : 3*r+3]
+		if r > 0 && slices.Equal(rows[3*r-3:3*r], p) {
+			// A copy is not dominated by its twin, which the staircase
+			// test below would claim, and shares its layer.
+			layer[i] = layer[order[r-1]]
+			continue
+		}
+		step := stairStep{p[1], p[2]}
+		l := sort.Search(len(stairs), func(l int) bool {
+			return !stairs[l].dominates(step)
+		})
+		if l == len(stairs) {
+			stairs = append(stairs, staircase{})
+		}
+		stairs[l].insert(step)
+		layer[i] = l
+	}
+}
+
+// stairStep is the last two keys of a row.
+type stairStep struct{ k1, k2 uint64 }
+
+// A staircase is a set of steps in which none is no larger than another in
+// both keys, kept in ascending k1 (hence strictly descending k2). It is
+// stored in blocks of at most 2·stairBlock steps, so that an insertion
+// moves the steps of one block and the list of blocks rather than all the
+// steps of a flat slice, which rows arriving at its front would make
+// quadratic.
+type staircase struct {
+	blocks [][]stairStep // all non-empty
+}
+
+const stairBlock = 256
+
+// dominates reports whether some step is no larger than p in both keys.
+// The step with the largest k1 not above p's has the smallest k2 of all
+// such steps, so it alone decides.
+func (s *staircase) dominates(p stairStep) bool {
+	b := sort.Search(len(s.blocks), func(b int) bool { return s.blocks[b][0].k1 > p.k1 })
+	if b == 0 {
+		return false
+	}
+	blk := s.blocks[b-1]
+	j := sort.Search(len(blk), func(j int) bool { return blk[j].k1 > p.k1 })
+	return blk[j-1].k2 <= p.k2
+}
+
+// insert adds p, which no step dominates, and drops the steps p dominates:
+// the run from the first step with k1 >= p.k1 on while k2 >= p.k2.
+func (s *staircase) insert(p stairStep) {
+	b := sort.Search(len(s.blocks), func(b int) bool {
+		blk := s.blocks[b]
+		return blk[len(blk)-1].k1 >= p.k1
+	})
+	if b == len(s.blocks) {
+		// p lies beyond every step and dominates none of them.
+		if b == 0 || len(s.blocks[b-1]) >= stairBlock {
+			s.blocks = append(s.blocks, make([]stairStep, 0, stairBlock))
+		} else {
+			b--
+		}
+		s.blocks[b] = append(s.blocks[b], p)
+		return
+	}
+	blk := s.blocks[b]
+	lo := sort.Search(len(blk), func(j int) bool { return blk[j].k1 >= p.k1 })
+	hi := lo
+	for hi < len(blk) && blk[hi].k2 >= p.k2 {
+		hi++
+	}
+	if hi == len(blk) {
+		// The run may go on into the following blocks.
+		next := b + 1
+		for next < len(s.blocks) {
+			nb := s.blocks[next]
+			k := 0
+			for k < len(nb) && nb[k].k2 >= p.k2 {
+				k++
+			}
+			if k < len(nb) {
+				s.blocks[next] = nb[k:]
+				break
+			}
+			next++
+		}
+		s.blocks = slices.Delete(s.blocks, b+1, next)
+	}
+	blk = slices.Replace(blk, lo, hi, p)
+	if len(blk) > 2*stairBlock {
+		half := len(blk) / 2
+		tail := append(make([]stairStep, 0, stairBlock), blk[half:]...)
+		s.blocks[b] = blk[:half]
+		s.blocks = slices.Insert(s.blocks, b+1, tail)
+		return
+	}
+	s.blocks[b] = blk
+}
+
+// sortLayersENS is ENS-BS for four or more columns. A row is dominated by a
+// member of layer l only if it is dominated by a member of every layer
+// before l (dominance is transitive and each member of layer l is dominated
+// from layer l−1), so the first layer without a dominator can be found by
+// binary search. As in sortLayers3, copies share their twin's layer, and
+// then an earlier row dominates a later one exactly when it is no larger in
+// every key but the first; so each layer keeps only those keys of its
+// members, side by side.
+func sortLayersENS(rows []uint64, order []int, dims int, layer []int) {
+	var members [][]uint64
+	for r, i := range order {
+		p := rows[r*dims : (r+1)*dims]
+		if r > 0 && slices.Equal(rows[(r-1)*dims:r*dims], p) {
+			layer[i] = layer[order[r-1]]
+			continue
+		}
+		tail := p[1:]
+		l := sort.Search(len(members), func(l int) bool {
+			return !layerCovers(members[l], tail)
+		})
+		if l == len(members) {
+			members = append(members, nil)
+		}
+		members[l] = append(members[l], tail...)
+		layer[i] = l
+	}
+}
+
+// layerCovers reports whether some member is no larger than p in every key.
+// The scan runs from the newest member, whose first key is closest to p's
+// and which is the likeliest to be near p in the others too.
+func layerCovers(members, p []uint64) bool {
+	w := len(p)
+	for off := len(members) - w; off >= 0; off -= w {
+		if noLarger(members[off:off+w], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// noLarger reports whether a[j] <= b[j] for every j.
+func noLarger(a, b []uint64) bool {
+	b = b[:len(a)]
+	for j, x := range a {
+		if x > b[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// CrowdingDistance returns the NSGA-II crowding distance of each row of an
+// n×dims row-major matrix within the set of its rows (K. Deb, A. Pratap,
+// S. Agarwal, T. Meyarivan, "A fast and elitist multiobjective genetic
+// algorithm: NSGA-II", IEEE Trans. Evol. Comput. 6(2), 2002). A row's
+// distance is a sum over the columns; direction does not matter for it, so
+// there is no maximize argument. For each column, the rows whose value is
+// not NaN are sorted by it, ties by row index, and:
+//
+//   - if the column's values are all equal (or at most one is a number), it
+//     adds nothing, not even at its ends: it separates no rows;
+//   - otherwise the first and last rows in the order add +Inf, so the
+//     extremes of every objective are always kept;
+//   - an interior row adds the gap between its two neighbours divided by the
+//     range (largest minus smallest value): 0 if the neighbours are equal;
+//     +Inf if they differ and one is infinite, since the gap is then
+//     infinite; 0 if both are finite but the range is infinite, a finite gap
+//     being no part of an infinite range; else the plain quotient in [0, 1],
+//     computed so that a range that overflows float64 does not distort it;
+//   - a row whose value is NaN adds nothing.
+//
+// Every term is therefore in [0, 1] or +Inf and the result is never NaN. A
+// set of at most two rows is all +Inf, equal rows included: NSGA-II keeps
+// the boundary rows of a front, and in so small a set every row is one.
+//
+// A length that is not a multiple of dims or dims < 1 is an error wrapping
+// [ErrInvalidMatrix]. An empty matrix gives an empty, non-nil result. values
+// is not modified. Each column is ordered by a radix sort, so the cost is
+// O(d n).
+func CrowdingDistance(values []float64, dims int) ([]float64, error) {
+	// The shape rules are those of every matrix function; direction is
+	// irrelevant, so every column gets a placeholder one.
+	var dirs []bool
+	if dims > 0 {
+		dirs = make([]bool, dims)
+	}
+	n, err := checkMatrix(values, dims, dirs)
+	if err != nil {
+		return nil, err
+	}
+	dist := make([]float64, n)
+	if n <= 2 {
+		for i := range dist {
+			dist[i] = math.Inf(1)
+		}
+		return dist, nil
+	}
+	buf := make([]keyed, 2*n)
+	v := make([]float64, n)
+	for j := 0; j < dims; j++ {
+		// The key order is the float order with -0.0 equal to 0.0, and the
+		// stable sort keeps equal values in index order.
+		col := buf[:0]
+		for i := 0; i < n; i++ {
+			if x := values[i*dims+j]; x == x {
+				col = append(col, keyed{objectiveKey(x, false), i})
+			}
+		}
+		if len(col) < 2 {
+			continue
+		}
+		col = radixSort(col, buf[n:n+len(col)])
+		v = v[:len(col)]
+		for r, e := range col {
+			v[r] = values[e.i*dims+j]
+		}
+		lo, hi := v[0], v[len(v)-1]
+		if lo == hi {
+			continue
+		}
+		dist[col[0].i] = math.Inf(1)
+		dist[col[len(col)-1].i] = math.Inf(1)
+		for r := 1; r < len(col)-1; r++ {
+			dist[col[r].i] += crowdingTerm(v[r-1], v[r+1], lo, hi)
+		}
+	}
+	return dist, nil
+}
+
+// crowdingTerm is one interior row's share of a column: the gap between its
+// neighbours prev <= next over the range lo < hi, with the infinite cases
+// resolved so that the result is never NaN (see [CrowdingDistance]).
+func crowdingTerm(prev, next, lo, hi float64) float64 {
+	switch {
+	case prev == next:
+		return 0 // also two equal infinities, whose difference would be NaN
+	case math.IsInf(prev, 0) || math.IsInf(next, 0):
+		return math.Inf(1)
+	case math.IsInf(lo, 0) || math.IsInf(hi, 0):
+		return 0
+	}
+	if span := hi - lo; !math.IsInf(span, 0) {
+		return (next - prev) / span
+	}
+	// Finite bounds more than MaxFloat64 apart: halving every value keeps
+	// the quotient and brings the range back into float64.
+	return (next/2 - prev/2) / (hi/2 - lo/2)
+}
