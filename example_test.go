@@ -312,3 +312,67 @@ func ExampleParetoArchive() {
 	// autoscaled admitted=false front size 3
 	// tp2 tp4 tp8
 }
+
+// Beyond the front: the sweep in non-domination layers, for when the best N
+// configurations are wanted and the front has fewer. tp1 is dominated only
+// by tp4, the autoscaled run also by tp1.
+func ExampleParetoLayers() {
+	goal := spica.OptimizationGoal{Target: spica.TargetPareto}
+	layers, err := spica.ParetoLayers(candidates(goal), goal.ResolvedParetoObjectives())
+	if err != nil {
+		panic(err)
+	}
+	for k, layer := range layers {
+		fmt.Print("layer ", k, ":")
+		for _, c := range layer {
+			fmt.Print(" ", c.Config["name"])
+		}
+		fmt.Println()
+	}
+	// Output:
+	// layer 0: tp2 tp4 tp8
+	// layer 1: tp1
+	// layer 2: autoscaled
+}
+
+func ExampleNonDominatedSort() {
+	// Latency (lower is better) and throughput (higher is better).
+	values := []float64{
+		10, 100,
+		20, 150,
+		15, 90, // beaten by row 0 on both
+		30, 140, // beaten by row 1 on both
+		25, 80, // beaten by row 2, itself in layer 1
+	}
+	layers, err := spica.NonDominatedSort(values, 2, []bool{false, true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(layers)
+	// Output: [0 0 1 1 2]
+}
+
+func ExampleCrowdingDistance() {
+	// A front of four rows. The ends of each column are kept at any cost;
+	// the middle rows are scored by the room around them, so a selection
+	// that prefers larger distances keeps the front spread out. Row 1 gets
+	// (4−1)/(8−1) + (9−4)/(9−1), row 2 gets (8−2)/(8−1) + (5−1)/(9−1).
+	values := []float64{
+		1, 9,
+		2, 5,
+		4, 4,
+		8, 1,
+	}
+	dist, err := spica.CrowdingDistance(values, 2)
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range dist {
+		fmt.Printf("%.4f\n", d)
+	}
+	// Output:
+	// +Inf
+	// 1.0536
+	// 1.3571
+	// +Inf
+}

@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -48,9 +49,14 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 	if err != nil {
 		return nil, err
 	}
+	return nonDominatedLayers(values, n, dims, maximize), nil
+}
+
+// nonDominatedLayers is NonDominatedSort on an already validated matrix.
+func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	if n == 0 {
-		return layer, nil
+		return layer
 	}
 	keys := sortedKeys(values, n, dims, maximize)
 	switch dims {
@@ -63,7 +69,43 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 	default:
 		sortLayersENS(keys.rows, keys.order, dims, layer)
 	}
-	return layer, nil
+	return layer
+}
+
+// ParetoLayers is [NonDominatedSort] over candidates: layer 0 is
+// [ParetoFront], layer 1 the front of what remains, and so on, each layer
+// sorted like ParetoFront (by the last objective's raw value ascending, NaN
+// last, ties in input order). It answers "the best N configurations" of a
+// pareto goal when the front alone has fewer than N. Only candidates with
+// non-nil Objectives take part, and the errors are those of ParetoFront.
+// cands is not modified; the candidates share their maps with cands.
+func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candidate, error) {
+	values, pool, err := objectiveMatrix(cands, objectives)
+	if err != nil {
+		return nil, err
+	}
+	dims := len(objectives)
+	layerOf := nonDominatedLayers(values, len(pool), dims, directions(objectives))
+	rows := make([]int, len(pool))
+	for i := range rows {
+		rows[i] = i
+	}
+	// One stable sort by (layer, x) groups the layers and orders each.
+	slices.SortStableFunc(rows, func(a, b int) int {
+		if c := cmp.Compare(layerOf[a], layerOf[b]); c != 0 {
+			return c
+		}
+		return compareAxis(values[a*dims+dims-1], values[b*dims+dims-1])
+	})
+	layers := [][]Candidate{}
+	for i, row := range rows {
+		if i == 0 || layerOf[row] != layerOf[rows[i-1]] {
+			layers = append(layers, nil)
+		}
+		last := &layers[len(layers)-1]
+		*last = append(*last, cands[pool[row]])
+	}
+	return layers, nil
 }
 
 // keyMatrix is a matrix of keys with its rows in lexicographic order:

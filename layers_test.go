@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -550,4 +551,58 @@ func TestCrowdingDistanceIsNeverNaN(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestParetoLayersArePeeledFronts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		objs := objectivesGen().Draw(t, "objs")
+		pool := poolGen(objs, 40).Draw(t, "pool")
+		orig := cloneCandidates(pool)
+		layers, err := ParetoLayers(pool, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Peel with ParetoFront (itself checked against the brute-force
+		// oracle): each layer is the front of what the layers before left.
+		var rest []Candidate
+		for _, c := range pool {
+			if c.Objectives != nil {
+				rest = append(rest, c)
+			}
+		}
+		for k, layer := range layers {
+			front, err := ParetoFront(rest, objs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(ids(front), ids(layer)); diff != "" {
+				t.Fatalf("layer %d is not the front of the rest (-front +layer):\n%s", k, diff)
+			}
+			onLayer := map[int]bool{}
+			for _, id := range ids(layer) {
+				onLayer[id] = true
+			}
+			rest = slices.DeleteFunc(rest, func(c Candidate) bool { return onLayer[c.Config["id"].(int)] })
+		}
+		if len(rest) != 0 {
+			t.Fatalf("%d candidates are in no layer", len(rest))
+		}
+		if diff := cmp.Diff(orig, pool, sameFloat); diff != "" {
+			t.Fatalf("ParetoLayers modified its input:\n%s", diff)
+		}
+	})
+}
+
+func TestParetoLayersErrors(t *testing.T) {
+	layers, err := ParetoLayers([]Candidate{{Score: 1}}, DefaultParetoObjectives())
+	if err != nil || layers == nil || len(layers) != 0 {
+		t.Errorf("no pool: %v, %v; want no layers", layers, err)
+	}
+	bad := []Candidate{{Objectives: map[string]float64{"throughput_per_gpu": 1}}}
+	if _, err := ParetoLayers(bad, DefaultParetoObjectives()); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "candidate 0") {
+		t.Errorf("missing key: %v", err)
+	}
+	if _, err := ParetoLayers(nil, []OptimizationTarget{TargetPareto}); !errors.Is(err, ErrInvalidParetoObjectives) {
+		t.Errorf("bad objectives: %v", err)
+	}
 }
