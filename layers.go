@@ -415,13 +415,7 @@ func noLarger(a, b []uint64) bool {
 // is not modified. Each column is ordered by a radix sort, so the cost is
 // O(d n).
 func CrowdingDistance(values []float64, dims int) ([]float64, error) {
-	// The shape rules are those of every matrix function; direction is
-	// irrelevant, so every column gets a placeholder one.
-	var dirs []bool
-	if dims > 0 {
-		dirs = make([]bool, dims)
-	}
-	n, err := checkMatrix(values, dims, dirs)
+	n, err := checkShape(values, dims)
 	if err != nil {
 		return nil, err
 	}

@@ -25,17 +25,23 @@ func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
 	return nonDominatedRows(values, n, dims, maximize), nil
 }
 
-// checkMatrix validates the shape shared by every matrix function and
-// returns the number of rows.
+// checkMatrix validates the shape shared by every matrix function with
+// directions and returns the number of rows.
 func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
+	n, err := checkShape(values, dims)
+	if err == nil && len(maximize) != dims {
+		err = fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
+	}
+	return n, err
+}
+
+// checkShape validates an n×dims row-major matrix and returns n.
+func checkShape(values []float64, dims int) (int, error) {
 	if dims < 1 {
 		return 0, fmt.Errorf("%w: dims is %d, want at least 1", ErrInvalidMatrix, dims)
 	}
 	if len(values)%dims != 0 {
 		return 0, fmt.Errorf("%w: len(values) = %d is not a multiple of dims = %d", ErrInvalidMatrix, len(values), dims)
-	}
-	if len(maximize) != dims {
-		return 0, fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
 	}
 	return len(values) / dims, nil
 }
