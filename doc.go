@@ -68,6 +68,23 @@
 // mergeable, and [NonDominated] is the engine underneath, on a plain
 // row-major matrix, for pools of millions of candidates.
 //
+// # Beyond the front
+//
+// A search needs more than the front, and the same conventions hold (a
+// row-major matrix of n rows by dims columns, one direction per column, NaN
+// worst):
+//
+//   - [NonDominatedSort] and [ParetoLayers] give non-domination layers, the
+//     best N configurations when the front alone has fewer;
+//     [CrowdingDistance] breaks ties within a layer toward spread;
+//   - [Hypervolume] measures the region a front dominates up to a reference
+//     point, the standard convergence curve of a multi-objective search
+//     round by round, and [HypervolumeContributions] what each row adds;
+//   - [BestSubjectTo] answers "the best tokens/s per GPU at >= 50 tokens/s
+//     per user";
+//   - [ParetoArchive] keeps the running front of a sweep whose evaluators
+//     add candidates concurrently.
+//
 // # Errors
 //
 // Every error wraps one of the package's sentinels, such as
