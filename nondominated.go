@@ -55,96 +55,137 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	if n == 0 {
 		return []int{}
 	}
-	keys := make([]uint64, n*dims)
-	for r := 0; r < n; r++ {
-		kr := keys[r*dims : (r+1)*dims]
-		for c, v := range values[r*dims : (r+1)*dims] {
-			kr[c] = objectiveKey(v, maximize[c])
+	flip := make([]uint64, dims)
+	for c, max := range maximize {
+		if max {
+			flip[c] = math.MaxUint64
 		}
 	}
 	if dims == 1 {
-		return minKeyRows(keys)
+		return minKeyRows(values, flip[0])
 	}
-	var cand []int
+	if dims == 2 {
+		return front2(values, n, flip, t)
+	}
+	var keys []uint64
+	var rows []int // the row of each key row; nil when every row is a candidate
 	if n >= t.prefilterMin {
-		cand = pivotFilter(values, keys, n, dims, maximize)
+		keys, rows = pivotFilter(values, n, dims, flip)
 	} else {
-		cand = make([]int, n)
-		for i := range cand {
-			cand[i] = i
+		keys = make([]uint64, n*dims)
+		for i, v := range values {
+			keys[i] = fastKey(v, flip[i%dims])
 		}
 	}
-	var front []int
+	m := len(keys) / dims
+	var keep []bool
 	switch dims {
-	case 2:
-		front = front2(keys, cand, t)
 	case 3:
-		front = front3(keys, cand, t)
+		keep = front3(keys, m, t)
 	default:
-		front = frontKung(keys, dims, cand, t)
+		keep = frontKung(keys, dims, m, t)
 	}
-	return ascending(front, n)
+	if rows == nil {
+		rows = make([]int, 0, m)
+		for j, ok := range keep {
+			if ok {
+				rows = append(rows, j)
+			}
+		}
+		return rows
+	}
+	// rows ascends, so compacting it in place keeps the order.
+	f := 0
+	for j, ok := range keep {
+		if ok {
+			rows[f] = rows[j]
+			f++
+		}
+	}
+	return rows[:f]
+}
+
+// fastKey is objectiveKey without branches on the sign, for the passes over
+// every value; flip is all ones for a maximized column. The tests hold the two
+// equal.
+func fastKey(v float64, flip uint64) uint64 {
+	if v != v {
+		return math.MaxUint64
+	}
+	b := math.Float64bits(v + 0) // -0 + 0 is +0 under round-to-nearest
+	b ^= uint64(int64(b)>>63) | 1<<63
+	return b ^ flip
 }
 
 // minKeyRows is the one-column front: every row that ties for the best key.
-func minKeyRows(keys []uint64) []int {
-	best := slices.Min(keys)
-	front := make([]int, 0, 1)
-	for i, k := range keys {
-		if k == best {
+func minKeyRows(values []float64, flip uint64) []int {
+	best := uint64(math.MaxUint64)
+	count := 0
+	for _, v := range values {
+		switch k := fastKey(v, flip); {
+		case k < best:
+			best, count = k, 1
+		case k == best:
+			count++
+		}
+	}
+	front := make([]int, 0, count)
+	for i, v := range values {
+		if fastKey(v, flip) == best {
 			front = append(front, i)
 		}
 	}
 	return front
 }
 
-// pivotFilter returns, ascending, the rows that no pivot row dominates. The
+// pivotKeys returns the key rows of a few pivot rows, strongest first. The
 // per-column best rows cut the edges of the cloud; the row of least sum of
-// min-max normalized values sits near the knee, where it covers the most.
-// Any row is a sound pivot, since dominance by any row disqualifies, so the
-// float arithmetic here only has to be good, not exact.
-func pivotFilter(values []float64, keys []uint64, n, dims int, maximize []bool) []int {
+// normalized values sits near the knee of the front, where it covers the most.
+// Any row is a sound pivot, as dominance by any row disqualifies, so the
+// normalization only has to be good, not exact: its range comes from a sample
+// of leading rows.
+func pivotKeys(values []float64, n, dims int, flip []uint64) []uint64 {
+	const sample = 1024
 	lo := make([]float64, 2*dims)
-	hi := lo[dims:]
+	scale := lo[dims:]
 	lo = lo[:dims]
-	bestRow := make([]int, dims, dims+1)
 	for c := range lo {
-		lo[c], hi[c] = math.Inf(1), math.Inf(-1)
-	}
-	for r := 0; r < n; r++ {
-		kr := keys[r*dims : (r+1)*dims]
-		for c, v := range values[r*dims : (r+1)*dims] {
-			if kr[c] < keys[bestRow[c]*dims+c] {
-				bestRow[c] = r
-			}
-			if maximize[c] {
+		hi := math.Inf(-1)
+		lo[c] = math.Inf(1)
+		for r := range min(n, sample) {
+			v := values[r*dims+c]
+			if flip[c] != 0 {
 				v = -v
 			}
-			if v < lo[c] && !math.IsInf(v, 0) {
-				lo[c] = v
+			if math.IsInf(v, 0) {
+				continue
 			}
-			if v > hi[c] && !math.IsInf(v, 0) {
-				hi[c] = v
-			}
+			lo[c], hi = min(lo[c], v), max(hi, v) // NaN never wins a min here
 		}
-	}
-	for c := range lo {
-		if hi[c] > lo[c] {
-			hi[c] = 1 / (hi[c] - lo[c]) // now the scale; 0 ignores a flat column
+		if hi > lo[c] && !math.IsNaN(lo[c]) {
+			scale[c] = 1 / (hi - lo[c])
 		} else {
-			lo[c], hi[c] = 0, 0
+			lo[c], scale[c] = 0, 0 // a flat column does not steer the knee
 		}
 	}
-	knee, kneeScore := 0, math.Inf(1)
+	pivots := make([]int, dims+1)
+	best := make([]uint64, dims)
+	for c := range best {
+		best[c] = math.MaxUint64
+	}
+	kneeScore := math.Inf(1)
 	for r := 0; r < n; r++ {
 		s := 0.0
 		for c, v := range values[r*dims : (r+1)*dims] {
-			if maximize[c] {
+			if k := fastKey(v, flip[c]); k < best[c] {
+				best[c], pivots[c+1] = k, r
+			}
+			if flip[c] != 0 {
 				v = -v
 			}
-			x := (v - lo[c]) * hi[c]
+			x := (v - lo[c]) * scale[c]
 			switch {
-			case !(x <= 1): // NaN or +Inf: worst
+			case !(x <= 1): // NaN or +Inf: the worst
 				x = 1
 			case x < 0:
 				x = 0
@@ -152,29 +193,51 @@ func pivotFilter(values []float64, keys []uint64, n, dims int, maximize []bool) 
 			s += x
 		}
 		if s < kneeScore {
-			knee, kneeScore = r, s
+			kneeScore, pivots[0] = s, r
 		}
 	}
-	pivots := append(bestRow, knee)
-	pivots[0], pivots[dims] = pivots[dims], pivots[0] // the knee first: it kills most
+	// The knee stays first since it rejects most rows.
 	slices.Sort(pivots[1:])
 	pivots = slices.Compact(pivots)
-
-	cand := make([]int, 0, 64)
-	for r := 0; r < n; r++ {
-		kr := keys[r*dims : (r+1)*dims]
-		dominated := false
-		for _, p := range pivots {
-			if keysDominate(keys[p*dims:(p+1)*dims], kr) {
-				dominated = true
-				break
-			}
-		}
-		if !dominated {
-			cand = append(cand, r)
+	pk := make([]uint64, len(pivots)*dims)
+	for i, p := range pivots {
+		for c := range dims {
+			pk[i*dims+c] = fastKey(values[p*dims+c], flip[c])
 		}
 	}
-	return cand
+	return pk
+}
+
+// pivotFilter returns the key rows, and the rows, that no pivot row
+// dominates, in row order.
+func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, rows []int) {
+	pk := pivotKeys(values, n, dims, flip)
+	// Survivors are few on most data, so start small and grow once, to the
+	// full size, if they are not.
+	keys = make([]uint64, 0, min(n, 4096)*dims)
+	rows = make([]int, 0, min(n, 4096))
+	row := make([]uint64, dims)
+	for r := 0; r < n; r++ {
+		for c, v := range values[r*dims : (r+1)*dims] {
+			row[c] = fastKey(v, flip[c])
+		}
+		dominated := false
+		for p := 0; p < len(pk) && !dominated; p += dims {
+			dominated = keysDominate(pk[p:p+dims], row)
+		}
+		if dominated {
+			continue
+		}
+		if len(rows) == cap(rows) {
+			keys = append(make([]uint64, 0, n*dims), keys...)
+			rows = append(make([]int, 0, n), rows...)
+		}
+		for _, k := range row {
+			keys = append(keys, k)
+		}
+		rows = append(rows, r)
+	}
+	return keys, rows
 }
 
 // keysDominate reports whether key row a dominates key row b: no worse in
@@ -193,31 +256,12 @@ func keysDominate(a, b []uint64) bool {
 	return strict
 }
 
-// ascending sorts a set of row indices below n. A large set goes through a
-// bitmap, which is linear where a comparison sort of a million rows is not.
-func ascending(rows []int, n int) []int {
-	if len(rows) < n/32 {
-		slices.Sort(rows)
-		return rows
-	}
-	set := make([]uint64, (n+63)/64)
-	for _, r := range rows {
-		set[r>>6] |= 1 << (r & 63)
-	}
-	out := rows[:0]
-	for w, b := range set {
-		for b != 0 {
-			out = append(out, w<<6|bits.TrailingZeros64(b))
-			b &= b - 1
-		}
-	}
-	return out
-}
-
-// ndRec is a sort record: a key and the row (or position) it belongs to.
+// ndRec is a sort record: a key, a second key carried along so that sweeps
+// read records in order instead of chasing key rows, and the key row's
+// position.
 type ndRec struct {
-	key uint64
-	pos int
+	key, aux uint64
+	pos      int
 }
 
 // sortRecs sorts recs by key using buf, of the same length, as scratch. It
@@ -261,17 +305,49 @@ func sortRecs(recs, buf []ndRec, t ndTuning) (sorted, spare []ndRec) {
 	return src, dst
 }
 
-// front2 is the two-column sweep. Within a run of equal first keys only the
-// rows holding the run's least second key can survive; they do when that key
-// beats every second key of a strictly better first key.
-func front2(keys []uint64, cand []int, t ndTuning) []int {
-	m := len(cand)
-	recs := make([]ndRec, 2*m)
-	for j, r := range cand {
-		recs[j] = ndRec{keys[2*r], r}
+// front2 is the two-column front. Records carry both keys and the row, so
+// after the pre-filter nothing but the records is touched. Within a run of
+// equal first keys only the rows holding the run's least second key can
+// survive; they do when that key beats every second key of a strictly better
+// first key.
+func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
+	f0, f1 := flip[0], flip[1]
+	var recs []ndRec
+	if n >= t.prefilterMin {
+		pk := pivotKeys(values, n, 2, flip)
+		// Survivors are few on most data, so start small and grow once, to
+		// the full size with room for the sort's scratch, if they are not.
+		recs = make([]ndRec, 0, min(n, 4096))
+		for r := 0; r < n; r++ {
+			k0, k1 := fastKey(values[2*r], f0), fastKey(values[2*r+1], f1)
+			dominated := false
+			for p := 0; p < len(pk) && !dominated; p += 2 {
+				p0, p1 := pk[p], pk[p+1]
+				dominated = p0 <= k0 && p1 <= k1 && (p0 < k0 || p1 < k1)
+			}
+			if dominated {
+				continue
+			}
+			if len(recs) == cap(recs) {
+				recs = append(make([]ndRec, 0, 2*n), recs...)
+			}
+			recs = append(recs, ndRec{k0, k1, r})
+		}
+	} else {
+		recs = make([]ndRec, n, 2*n)
+		for r := range recs {
+			recs[r] = ndRec{fastKey(values[2*r], f0), fastKey(values[2*r+1], f1), r}
+		}
 	}
-	sorted, _ := sortRecs(recs[:m], recs[m:], t)
-	front := cand[:0] // cand is copied into recs, so its storage is free
+	m := len(recs)
+	var buf []ndRec
+	if cap(recs) >= 2*m {
+		buf = recs[m : 2*m]
+	} else {
+		buf = make([]ndRec, m)
+	}
+	sorted, _ := sortRecs(recs, buf, t)
+	front := make([]int, 0, m)
 	var best uint64
 	seen := false
 	for i := 0; i < m; {
@@ -279,11 +355,11 @@ func front2(keys []uint64, cand []int, t ndTuning) []int {
 		runMin := uint64(math.MaxUint64)
 		j := i
 		for ; j < m && sorted[j].key == k0; j++ {
-			runMin = min(runMin, keys[2*sorted[j].pos+1])
+			runMin = min(runMin, sorted[j].aux)
 		}
 		if !seen || runMin < best {
 			for _, s := range sorted[i:j] {
-				if keys[2*s.pos+1] == runMin {
+				if s.aux == runMin {
 					front = append(front, s.pos)
 				}
 			}
@@ -291,17 +367,37 @@ func front2(keys []uint64, cand []int, t ndTuning) []int {
 		}
 		i = j
 	}
-	return front
+	return ascending(front, n)
 }
 
-// lexSort sorts cand lexicographically by key row: a radix sort on the first
+// ascending sorts a set of row indices below n. A large set goes through a
+// bitmap, which is linear where a comparison sort of a million rows is not.
+func ascending(rows []int, n int) []int {
+	if len(rows) < n/32 {
+		slices.Sort(rows)
+		return rows
+	}
+	set := make([]uint64, (n+63)/64)
+	for _, r := range rows {
+		set[r>>6] |= 1 << (r & 63)
+	}
+	out := rows[:0]
+	for w, b := range set {
+		for b != 0 {
+			out = append(out, w<<6|bits.TrailingZeros64(b))
+			b &= b - 1
+		}
+	}
+	return out
+}
+
+// lexSort sorts the key rows lexicographically: a radix sort on the first
 // column, then a comparison sort inside each run of equal first keys, which
 // is short unless the data is degenerate.
-func lexSort(keys []uint64, dims int, cand []int, t ndTuning) (sorted, spare []ndRec) {
-	m := len(cand)
+func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 	recs := make([]ndRec, 2*m)
-	for j, r := range cand {
-		recs[j] = ndRec{keys[dims*r], r}
+	for j := range m {
+		recs[j] = ndRec{keys[dims*j], keys[dims*j+1], j}
 	}
 	sorted, spare = sortRecs(recs[:m], recs[m:], t)
 	for i := 0; i < m; {
@@ -324,12 +420,11 @@ func lexSort(keys []uint64, dims int, cand []int, t ndTuning) (sorted, spare []n
 // second and third keys no worse dominates it. The staircase of those pairs is
 // a Fenwick tree over the dense ranks of the second key holding prefix minima
 // of the third: O(log n) to ask and to insert, with no rebalancing.
-func front3(keys []uint64, cand []int, t ndTuning) []int {
-	m := len(cand)
-	lex, spare := lexSort(keys, 3, cand, t)
+func front3(keys []uint64, m int, t ndTuning) []bool {
+	lex, spare := lexSort(keys, 3, m, t)
 	byK1 := make([]ndRec, m)
 	for i, s := range lex {
-		byK1[i] = ndRec{keys[3*s.pos+1], i}
+		byK1[i] = ndRec{s.aux, 0, i}
 	}
 	byK1, _ = sortRecs(byK1, spare, t)
 	rank := make([]int32, m)
@@ -348,12 +443,11 @@ func front3(keys []uint64, cand []int, t ndTuning) []int {
 	// MaxUint64 is also the key of NaN, so emptiness is tracked apart: a
 	// prefix holds a row iff it reaches the least rank inserted.
 	lowest := ranks
-	front := cand[:0]
+	keep := make([]bool, m)
 	for i := 0; i < m; {
-		row := lex[i].pos
-		k := keys[3*row : 3*row+3]
+		k := keys[3*lex[i].pos : 3*lex[i].pos+3]
 		j := i + 1
-		for j < m && slices.Equal(keys[3*lex[j].pos:3*lex[j].pos+3], k) {
+		for j < m && lex[j].key == k[0] && lex[j].aux == k[1] && keys[3*lex[j].pos+2] == k[2] {
 			j++
 		}
 		r := rank[i]
@@ -367,7 +461,7 @@ func front3(keys []uint64, cand []int, t ndTuning) []int {
 		}
 		if !dominated {
 			for _, s := range lex[i:j] {
-				front = append(front, s.pos)
+				keep[s.pos] = true
 			}
 			for x := r + 1; x <= ranks; x += x & -x {
 				tree[x] = min(tree[x], k[2])
@@ -376,7 +470,7 @@ func front3(keys []uint64, cand []int, t ndTuning) []int {
 		}
 		i = j
 	}
-	return front
+	return keep
 }
 
 // kung holds the distinct rows, in lexicographic order, for the divide and
@@ -393,8 +487,8 @@ type kung struct {
 func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
 
 // frontKung is the divide and conquer for four or more columns.
-func frontKung(keys []uint64, dims int, cand []int, t ndTuning) []int {
-	lex, _ := lexSort(keys, dims, cand, t)
+func frontKung(keys []uint64, dims, m int, t ndTuning) []bool {
+	lex, _ := lexSort(keys, dims, m, t)
 	same := func(a, b int) bool {
 		return slices.Equal(keys[a*dims:(a+1)*dims], keys[b*dims:(b+1)*dims])
 	}
@@ -422,17 +516,15 @@ func frontKung(keys []uint64, dims int, cand []int, t ndTuning) []int {
 		ids[i] = i
 	}
 	k.maxima(ids)
-	front := cand[:0]
+	keep := make([]bool, m)
 	u := -1
 	for i, s := range lex {
 		if i == 0 || !same(s.pos, lex[i-1].pos) {
 			u++
 		}
-		if !k.dead[u] {
-			front = append(front, s.pos)
-		}
+		keep[s.pos] = !k.dead[u]
 	}
-	return front
+	return keep
 }
 
 // maxima marks dead every row of ids (distinct, lexicographically ascending)
@@ -534,10 +626,10 @@ func (k *kung) marry2(a, b []int, lo int) {
 	d := k.dims
 	p := k.pairs[:0]
 	for _, u := range a {
-		p = append(p, ndRec{k.pts[u*d+lo], u})
+		p = append(p, ndRec{k.pts[u*d+lo], k.pts[u*d+lo+1], u})
 	}
 	for _, u := range b {
-		p = append(p, ndRec{k.pts[u*d+lo], ^u})
+		p = append(p, ndRec{k.pts[u*d+lo], k.pts[u*d+lo+1], ^u})
 	}
 	slices.SortFunc(p, func(x, y ndRec) int {
 		if c := cmp.Compare(x.key, y.key); c != 0 {
@@ -549,9 +641,9 @@ func (k *kung) marry2(a, b []int, lo int) {
 	seen := false
 	for _, r := range p {
 		if r.pos >= 0 {
-			best, seen = min(best, k.pts[r.pos*d+lo+1]), true
-		} else if u := ^r.pos; seen && best <= k.pts[u*d+lo+1] {
-			k.dead[u] = true
+			best, seen = min(best, r.aux), true
+		} else if seen && best <= r.aux {
+			k.dead[^r.pos] = true
 		}
 	}
 }
