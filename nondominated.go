@@ -17,8 +17,8 @@ import (
 //
 //   - d = 1: one pass for the minimum key, O(n).
 //   - d = 2: sort by the first key and sweep, keeping the best second key
-//     seen so far, O(n) after an LSD radix sort of the 64-bit keys
-//     (11-bit digits, passes over a digit that every key shares skipped).
+//     seen so far: O(n) after a radix sort of the 64-bit keys, which is
+//     O(n·w) for w bits of key that vary.
 //   - d = 3: sort lexicographically and sweep, keeping the staircase of the
 //     last two keys as a prefix-minimum Fenwick tree over the ranks of the
 //     second key, O(n log n).
@@ -138,106 +138,139 @@ func minKeyRows(values []float64, flip uint64) []int {
 	return front
 }
 
-// pivotKeys returns the key rows of a few pivot rows, strongest first. The
-// per-column best rows cut the edges of the cloud; the row of least sum of
-// normalized values sits near the knee of the front, where it covers the most.
-// Any row is a sound pivot, as dominance by any row disqualifies, so the
-// normalization only has to be good, not exact: its range comes from a sample
-// of leading rows.
-func pivotKeys(values []float64, n, dims int, flip []uint64) []uint64 {
+// pivotSet is the pre-filter's memory: a few rows that every row is tested
+// against before any sort. The best row of each column cuts the edges of the
+// cloud; the row of least sum of normalized values sits near the knee of the
+// front, where it covers the most. Pivots improve as rows stream by, so one
+// pass both picks them and filters, and on random data the survivors are a
+// thin shell near the front. Any row is a sound pivot, as dominance by any
+// row disqualifies, so the normalization only has to be good, not exact: its
+// range comes from a sample of leading rows.
+type pivotSet struct {
+	dims      int
+	keys      []uint64 // dims+1 key rows: the knee, then each column's best
+	kneeScore float64
+	lo, scale []float64
+	flip      []uint64
+}
+
+func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
 	const sample = 1024
-	lo := make([]float64, 2*dims)
-	scale := lo[dims:]
-	lo = lo[:dims]
-	for c := range lo {
-		hi := math.Inf(-1)
-		lo[c] = math.Inf(1)
+	p := &pivotSet{dims: dims, flip: flip, keys: make([]uint64, (dims+1)*dims)}
+	p.lo = make([]float64, 2*dims)
+	p.scale = p.lo[dims:]
+	p.lo = p.lo[:dims]
+	for c := range dims {
+		lo, hi := math.Inf(1), math.Inf(-1)
 		for r := range min(n, sample) {
 			v := values[r*dims+c]
 			if flip[c] != 0 {
 				v = -v
 			}
-			if math.IsInf(v, 0) {
-				continue
+			if !math.IsInf(v, 0) {
+				lo, hi = min(lo, v), max(hi, v) // NaN wins neither
 			}
-			lo[c], hi = min(lo[c], v), max(hi, v) // NaN never wins a min here
 		}
-		if hi > lo[c] && !math.IsNaN(lo[c]) {
-			scale[c] = 1 / (hi - lo[c])
-		} else {
-			lo[c], scale[c] = 0, 0 // a flat column does not steer the knee
-		}
+		if hi > lo && !math.IsNaN(lo) && !math.IsNaN(hi) {
+			p.lo[c], p.scale[c] = lo, 1/(hi-lo)
+		} // else a flat column does not steer the knee
 	}
-	pivots := make([]int, dims+1)
-	best := make([]uint64, dims)
-	for c := range best {
-		best[c] = math.MaxUint64
-	}
-	kneeScore := math.Inf(1)
-	for r := 0; r < n; r++ {
-		s := 0.0
-		for c, v := range values[r*dims : (r+1)*dims] {
-			if k := fastKey(v, flip[c]); k < best[c] {
-				best[c], pivots[c+1] = k, r
-			}
-			if flip[c] != 0 {
-				v = -v
-			}
-			x := (v - lo[c]) * scale[c]
-			switch {
-			case !(x <= 1): // NaN or +Inf: the worst
-				x = 1
-			case x < 0:
-				x = 0
-			}
-			s += x
-		}
-		if s < kneeScore {
-			kneeScore, pivots[0] = s, r
-		}
-	}
-	// The knee stays first since it rejects most rows.
-	slices.Sort(pivots[1:])
-	pivots = slices.Compact(pivots)
-	pk := make([]uint64, len(pivots)*dims)
-	for i, p := range pivots {
+	for i := range dims + 1 {
 		for c := range dims {
-			pk[i*dims+c] = fastKey(values[p*dims+c], flip[c])
+			p.keys[i*dims+c] = fastKey(values[c], flip[c])
 		}
 	}
-	return pk
+	p.kneeScore = p.score(values[:dims])
+	return p
 }
 
-// pivotFilter returns the key rows, and the rows, that no pivot row
-// dominates, in row order.
+// score is a row's sum of normalized values, each clamped to [0, 1] so that
+// NaN and infinities count as the worst or best seen.
+func (p *pivotSet) score(row []float64) float64 {
+	s := 0.0
+	for c, v := range row {
+		if p.flip[c] != 0 {
+			v = -v
+		}
+		x := (v - p.lo[c]) * p.scale[c]
+		switch {
+		case !(x <= 1): // NaN or +Inf
+			x = 1
+		case x < 0:
+			x = 0
+		}
+		s += x
+	}
+	return s
+}
+
+func (p *pivotSet) dominated(row []uint64) bool {
+	for i := 0; i < len(p.keys); i += p.dims {
+		if keysDominate(p.keys[i:i+p.dims], row) {
+			return true
+		}
+	}
+	return false
+}
+
+// offer makes a row that passed the filter a pivot where it beats one, and
+// reports whether any pivot changed.
+func (p *pivotSet) offer(values []float64, row []uint64) bool {
+	d := p.dims
+	changed := false
+	if s := p.score(values); s < p.kneeScore {
+		p.kneeScore = s
+		copy(p.keys[:d], row)
+		changed = true
+	}
+	for c := range d {
+		best := p.keys[(c+1)*d : (c+2)*d]
+		if row[c] < best[c] || keysDominate(row, best) {
+			copy(best, row)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// pivotFilter returns the key rows, and the rows, that no pivot dominates,
+// in row order.
 func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, rows []int) {
-	pk := pivotKeys(values, n, dims, flip)
+	p := newPivotSet(values, n, dims, flip)
 	// Survivors are few on most data, so start small and grow once, to the
 	// full size, if they are not.
 	keys = make([]uint64, 0, min(n, 4096)*dims)
 	rows = make([]int, 0, min(n, 4096))
 	row := make([]uint64, dims)
+	stale := 0 // survivors before this one were tested against older pivots
 	for r := 0; r < n; r++ {
-		for c, v := range values[r*dims : (r+1)*dims] {
-			row[c] = fastKey(v, flip[c])
+		v := values[r*dims : (r+1)*dims]
+		for c, x := range v {
+			row[c] = fastKey(x, flip[c])
 		}
-		dominated := false
-		for p := 0; p < len(pk) && !dominated; p += dims {
-			dominated = keysDominate(pk[p:p+dims], row)
-		}
-		if dominated {
+		if p.dominated(row) {
 			continue
 		}
 		if len(rows) == cap(rows) {
 			keys = append(make([]uint64, 0, n*dims), keys...)
 			rows = append(make([]int, 0, n), rows...)
 		}
-		for _, k := range row {
-			keys = append(keys, k)
-		}
+		keys = append(keys, row...)
 		rows = append(rows, r)
+		if p.offer(v, row) {
+			stale = len(rows)
+		}
 	}
-	return keys, rows
+	f := 0
+	for j, r := range rows {
+		kj := keys[j*dims : (j+1)*dims]
+		if j >= stale || !p.dominated(kj) {
+			copy(keys[f*dims:], kj)
+			rows[f] = r
+			f++
+		}
+	}
+	return keys[:f*dims], rows[:f]
 }
 
 // keysDominate reports whether key row a dominates key row b: no worse in
@@ -257,8 +290,7 @@ func keysDominate(a, b []uint64) bool {
 }
 
 // ndRec is a sort record: a key, a second key carried along so that sweeps
-// read records in order instead of chasing key rows, and the key row's
-// position.
+// read records in order instead of chasing key rows, and a row or position.
 type ndRec struct {
 	key, aux uint64
 	pos      int
@@ -272,37 +304,70 @@ func sortRecs(recs, buf []ndRec, t ndTuning) (sorted, spare []ndRec) {
 		slices.SortFunc(recs, func(a, b ndRec) int { return cmp.Compare(a.key, b.key) })
 		return recs, buf
 	}
-	// LSD radix sort: 11-bit digits keep the 2048 buckets of a pass in the
-	// L1 cache, and all six histograms fill in one read of the input.
-	const digit, passes = 11, 6
-	const mask = 1<<digit - 1
-	var counts [passes][1 << digit]int
-	for _, r := range recs {
-		k := r.key
-		for p := range passes {
-			counts[p][(k>>(p*digit))&mask]++
+	radixSort(recs, buf, false)
+	return recs, buf
+}
+
+// radixSort sorts a by key, leaving the result in buf if inBuf and in a
+// otherwise; the other slice is scratch.
+//
+// It is a most-significant-digit radix sort. Keys of floats crowd into few
+// exponents, so each call takes its digit just below the prefix its keys all
+// share, and sizes the digit to the number of keys: a million keys are
+// scattered once out of cache into 2048 buckets of a few hundred, and every
+// later level runs in cache. A least-significant-digit sort would stream the
+// whole array six times (11-bit digits) and measured about twice as slow here.
+// Recursion stops at equal keys or a bucket small enough for insertion sort.
+func radixSort(a, buf []ndRec, inBuf bool) {
+	n := len(a)
+	if n <= 32 {
+		for i := 1; i < n; i++ {
+			x := a[i]
+			j := i
+			for ; j > 0 && a[j-1].key > x.key; j-- {
+				a[j] = a[j-1]
+			}
+			a[j] = x
+		}
+		if inBuf {
+			copy(buf, a)
+		}
+		return
+	}
+	lo, hi := a[0].key, a[0].key
+	for _, r := range a {
+		lo, hi = min(lo, r.key), max(hi, r.key)
+	}
+	if lo == hi {
+		if inBuf {
+			copy(buf, a)
+		}
+		return
+	}
+	const maxDigit = 11
+	top := bits.Len64(lo ^ hi) // bits from top up are the same in every key
+	shift := max(top-min(maxDigit, bits.Len(uint(n))), 0)
+	mask := uint64(1)<<(top-shift) - 1
+	var start [1<<maxDigit + 1]int
+	for _, r := range a {
+		start[1+(r.key>>shift)&mask]++
+	}
+	for d := 1; d <= int(mask)+1; d++ {
+		start[d] += start[d-1]
+	}
+	next := start
+	for _, r := range a {
+		d := (r.key >> shift) & mask
+		buf[next[d]] = r
+		next[d]++
+	}
+	// The buckets now sit in buf, so their sorted form belongs in a unless
+	// the caller wants buf.
+	for d := 0; d <= int(mask); d++ {
+		if s, e := start[d], start[d+1]; s < e {
+			radixSort(buf[s:e], a[s:e], !inBuf)
 		}
 	}
-	src, dst := recs, buf
-	for p := range passes {
-		shift := p * digit
-		c := &counts[p]
-		if c[(src[0].key>>shift)&mask] == len(src) {
-			continue // every key has this digit: the pass would copy
-		}
-		sum := 0
-		for i, x := range c {
-			c[i] = sum
-			sum += x
-		}
-		for _, r := range src {
-			d := (r.key >> shift) & mask
-			dst[c[d]] = r
-			c[d]++
-		}
-		src, dst = dst, src
-	}
-	return src, dst
 }
 
 // front2 is the two-column front. Records carry both keys and the row, so
@@ -314,15 +379,17 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 	f0, f1 := flip[0], flip[1]
 	var recs []ndRec
 	if n >= t.prefilterMin {
-		pk := pivotKeys(values, n, 2, flip)
+		p := newPivotSet(values, n, 2, flip)
+		pk := p.keys
 		// Survivors are few on most data, so start small and grow once, to
 		// the full size with room for the sort's scratch, if they are not.
 		recs = make([]ndRec, 0, min(n, 4096))
+		stale := 0
 		for r := 0; r < n; r++ {
 			k0, k1 := fastKey(values[2*r], f0), fastKey(values[2*r+1], f1)
 			dominated := false
-			for p := 0; p < len(pk) && !dominated; p += 2 {
-				p0, p1 := pk[p], pk[p+1]
+			for i := 0; i < len(pk) && !dominated; i += 2 {
+				p0, p1 := pk[i], pk[i+1]
 				dominated = p0 <= k0 && p1 <= k1 && (p0 < k0 || p1 < k1)
 			}
 			if dominated {
@@ -332,7 +399,18 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 				recs = append(make([]ndRec, 0, 2*n), recs...)
 			}
 			recs = append(recs, ndRec{k0, k1, r})
+			if p.offer(values[2*r:2*r+2], []uint64{k0, k1}) {
+				stale = len(recs)
+			}
 		}
+		f := 0
+		for j, rec := range recs {
+			if j >= stale || !p.dominated([]uint64{rec.key, rec.aux}) {
+				recs[f] = rec
+				f++
+			}
+		}
+		recs = recs[:f]
 	} else {
 		recs = make([]ndRec, n, 2*n)
 		for r := range recs {
@@ -347,7 +425,10 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 		buf = make([]ndRec, m)
 	}
 	sorted, _ := sortRecs(recs, buf, t)
-	front := make([]int, 0, m)
+	// The front is gathered in a bitmap over the rows, which hands it back in
+	// row order in linear time.
+	set := make([]uint64, (n+63)/64)
+	count := 0
 	var best uint64
 	seen := false
 	for i := 0; i < m; {
@@ -360,35 +441,22 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 		if !seen || runMin < best {
 			for _, s := range sorted[i:j] {
 				if s.aux == runMin {
-					front = append(front, s.pos)
+					set[s.pos>>6] |= 1 << (s.pos & 63)
+					count++
 				}
 			}
 			best, seen = runMin, true
 		}
 		i = j
 	}
-	return ascending(front, n)
-}
-
-// ascending sorts a set of row indices below n. A large set goes through a
-// bitmap, which is linear where a comparison sort of a million rows is not.
-func ascending(rows []int, n int) []int {
-	if len(rows) < n/32 {
-		slices.Sort(rows)
-		return rows
-	}
-	set := make([]uint64, (n+63)/64)
-	for _, r := range rows {
-		set[r>>6] |= 1 << (r & 63)
-	}
-	out := rows[:0]
+	front := make([]int, 0, count)
 	for w, b := range set {
 		for b != 0 {
-			out = append(out, w<<6|bits.TrailingZeros64(b))
+			front = append(front, w<<6|bits.TrailingZeros64(b))
 			b &= b - 1
 		}
 	}
-	return out
+	return front
 }
 
 // lexSort sorts the key rows lexicographically: a radix sort on the first
