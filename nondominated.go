@@ -184,24 +184,28 @@ func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
 	return p
 }
 
-// score is a row's sum of normalized values, each clamped to [0, 1] so that
-// NaN and infinities count as the worst or best seen.
+// score is a row's sum of normalized values.
 func (p *pivotSet) score(row []float64) float64 {
 	s := 0.0
 	for c, v := range row {
 		if p.flip[c] != 0 {
 			v = -v
 		}
-		x := (v - p.lo[c]) * p.scale[c]
-		switch {
-		case !(x <= 1): // NaN or +Inf
-			x = 1
-		case x < 0:
-			x = 0
-		}
-		s += x
+		s += unitClamp((v - p.lo[c]) * p.scale[c])
 	}
 	return s
+}
+
+// unitClamp clamps x to [0, 1], NaN to 1: NaN and infinities score as the
+// worst or best seen.
+func unitClamp(x float64) float64 {
+	switch {
+	case !(x <= 1):
+		return 1
+	case x < 0:
+		return 0
+	}
+	return x
 }
 
 func (p *pivotSet) dominated(row []uint64) bool {
@@ -379,14 +383,26 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 	f0, f1 := flip[0], flip[1]
 	var recs []ndRec
 	if n >= t.prefilterMin {
+		// The pivot loop of pivotFilter, unrolled for two columns since it is
+		// most of the cost when little survives.
 		p := newPivotSet(values, n, 2, flip)
 		pk := p.keys
+		lo0, lo1, sc0, sc1 := p.lo[0], p.lo[1], p.scale[0], p.scale[1]
+		if f0 != 0 {
+			sc0 = -sc0 // score -v as (v - -lo)·-scale
+			lo0 = -lo0
+		}
+		if f1 != 0 {
+			sc1 = -sc1
+			lo1 = -lo1
+		}
 		// Survivors are few on most data, so start small and grow once, to
 		// the full size with room for the sort's scratch, if they are not.
 		recs = make([]ndRec, 0, min(n, 4096))
 		stale := 0
 		for r := 0; r < n; r++ {
-			k0, k1 := fastKey(values[2*r], f0), fastKey(values[2*r+1], f1)
+			v0, v1 := values[2*r], values[2*r+1]
+			k0, k1 := fastKey(v0, f0), fastKey(v1, f1)
 			dominated := false
 			for i := 0; i < len(pk) && !dominated; i += 2 {
 				p0, p1 := pk[i], pk[i+1]
@@ -399,7 +415,18 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 				recs = append(make([]ndRec, 0, 2*n), recs...)
 			}
 			recs = append(recs, ndRec{k0, k1, r})
-			if p.offer(values[2*r:2*r+2], []uint64{k0, k1}) {
+			changed := false
+			if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
+				p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
+			}
+			// A column's lexicographic best is on the front.
+			if k0 < pk[2] || k0 == pk[2] && k1 < pk[3] {
+				pk[2], pk[3], changed = k0, k1, true
+			}
+			if k1 < pk[5] || k1 == pk[5] && k0 < pk[4] {
+				pk[4], pk[5], changed = k0, k1, true
+			}
+			if changed {
 				stale = len(recs)
 			}
 		}
