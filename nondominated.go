@@ -241,8 +241,6 @@ func (p *pivotSet) offer(values []float64, row []uint64) bool {
 // in row order.
 func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, rows []int) {
 	p := newPivotSet(values, n, dims, flip)
-	// Survivors are few on most data, so start small and grow once, to the
-	// full size, if they are not.
 	keys = make([]uint64, 0, min(n, 4096)*dims)
 	rows = make([]int, 0, min(n, 4096))
 	row := make([]uint64, dims)
@@ -256,8 +254,9 @@ func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, r
 			continue
 		}
 		if len(rows) == cap(rows) {
-			keys = append(make([]uint64, 0, n*dims), keys...)
-			rows = append(make([]int, 0, n), rows...)
+			c := growCap(cap(rows), n)
+			keys = append(make([]uint64, 0, c*dims), keys...)
+			rows = append(make([]int, 0, c), rows...)
 		}
 		keys = append(keys, row...)
 		rows = append(rows, r)
@@ -275,6 +274,17 @@ func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, r
 		}
 	}
 	return keys[:f*dims], rows[:f]
+}
+
+// growCap is the next capacity for the survivors of a pre-filter over n rows.
+// Survivors are few on most data, so buffers start small; growing first to
+// an eighth and then to all of n keeps a call to at most three allocations
+// of each buffer, however many survive.
+func growCap(c, n int) int {
+	if c < n/8 {
+		return n / 8
+	}
+	return n
 }
 
 // keysDominate reports whether key row a dominates key row b: no worse in
@@ -396,9 +406,8 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 			sc1 = -sc1
 			lo1 = -lo1
 		}
-		// Survivors are few on most data, so start small and grow once, to
-		// the full size with room for the sort's scratch, if they are not.
-		recs = make([]ndRec, 0, min(n, 4096))
+		// Room for the sort's scratch comes with the survivors' records.
+		recs = make([]ndRec, 0, 2*min(n, 4096))
 		stale := 0
 		for r := 0; r < n; r++ {
 			v0, v1 := values[2*r], values[2*r+1]
@@ -411,8 +420,8 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 			if dominated {
 				continue
 			}
-			if len(recs) == cap(recs) {
-				recs = append(make([]ndRec, 0, 2*n), recs...)
+			if 2*len(recs) == cap(recs) {
+				recs = append(make([]ndRec, 0, 2*growCap(len(recs), n)), recs...)
 			}
 			recs = append(recs, ndRec{k0, k1, r})
 			changed := false
