@@ -361,26 +361,46 @@ func radixSort(a, buf []ndRec, inBuf bool) {
 	const maxDigit = 11
 	top := bits.Len64(lo ^ hi) // bits from top up are the same in every key
 	shift := max(top-min(maxDigit, bits.Len(uint(n))), 0)
-	mask := uint64(1)<<(top-shift) - 1
-	var start [1<<maxDigit + 1]int
+	// Small buckets get a small count array: zeroing 2048 counts for a few
+	// hundred keys would cost more than sorting them.
+	if width := top - shift; width <= 8 {
+		var ends [1<<8 + 1]int
+		radixScatter(a, buf, inBuf, shift, ends[:1<<width+1])
+	} else {
+		var ends [1<<maxDigit + 1]int
+		radixScatter(a, buf, inBuf, shift, ends[:1<<width+1])
+	}
+}
+
+// radixScatter is one level of radixSort: it distributes a into buf by the
+// digit at shift, len(ends)-1 values wide, and sorts each bucket.
+func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
+	mask := uint64(len(ends) - 2)
 	for _, r := range a {
-		start[1+(r.key>>shift)&mask]++
+		ends[1+(r.key>>shift)&mask]++
 	}
-	for d := 1; d <= int(mask)+1; d++ {
-		start[d] += start[d-1]
+	for d := 1; d < len(ends); d++ {
+		ends[d] += ends[d-1]
 	}
-	next := start
 	for _, r := range a {
 		d := (r.key >> shift) & mask
-		buf[next[d]] = r
-		next[d]++
+		buf[ends[d]] = r
+		ends[d]++ // ends up as the end of bucket d
 	}
 	// The buckets now sit in buf, so their sorted form belongs in a unless
 	// the caller wants buf.
-	for d := 0; d <= int(mask); d++ {
-		if s, e := start[d], start[d+1]; s < e {
+	s := 0
+	for _, e := range ends[:mask+1] {
+		switch e - s {
+		case 0:
+		case 1:
+			if !inBuf {
+				a[s] = buf[s]
+			}
+		default:
 			radixSort(buf[s:e], a[s:e], !inBuf)
 		}
+		s = e
 	}
 }
 
