@@ -47,9 +47,10 @@ type ndTuning struct {
 	radixMin     int // fewer rows than this use a comparison sort
 	leaf         int // divide and conquer compares all pairs at or below this
 	brutePairs   int // the marriage step compares all pairs when |A|·|B| ≤ this
+	probe        int // rows the pre-filter sees before judging whether it pays
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096}
 
 func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTuning) []int {
 	if n == 0 {
@@ -70,12 +71,9 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	var keys []uint64
 	var rows []int // the row of each key row; nil when every row is a candidate
 	if n >= t.prefilterMin {
-		keys, rows = pivotFilter(values, n, dims, flip)
+		keys, rows = pivotFilter(values, n, dims, flip, t.probe)
 	} else {
-		keys = make([]uint64, n*dims)
-		for i, v := range values {
-			keys[i] = fastKey(v, flip[i%dims])
-		}
+		keys = keyMatrix(values, dims, flip)
 	}
 	m := len(keys) / dims
 	var keep []bool
@@ -103,6 +101,17 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		}
 	}
 	return rows[:f]
+}
+
+// keyMatrix maps every value to its key.
+func keyMatrix(values []float64, dims int, flip []uint64) []uint64 {
+	keys := make([]uint64, len(values))
+	for r := 0; r < len(values); r += dims {
+		for c, v := range values[r : r+dims] {
+			keys[r+c] = fastKey(v, flip[c])
+		}
+	}
+	return keys
 }
 
 // fastKey is objectiveKey without branches on the sign, for the passes over
@@ -239,13 +248,20 @@ func (p *pivotSet) offer(values []float64, row []uint64) bool {
 
 // pivotFilter returns the key rows, and the rows, that no pivot dominates,
 // in row order.
-func pivotFilter(values []float64, n, dims int, flip []uint64) (keys []uint64, rows []int) {
+//
+// When most of the first probe rows survive, as when every row is on the
+// front, testing pivots only costs, and the filter stands down: it returns
+// every key row and nil rows.
+func pivotFilter(values []float64, n, dims int, flip []uint64, probe int) (keys []uint64, rows []int) {
 	p := newPivotSet(values, n, dims, flip)
 	keys = make([]uint64, 0, min(n, 4096)*dims)
 	rows = make([]int, 0, min(n, 4096))
 	row := make([]uint64, dims)
 	stale := 0 // survivors before this one were tested against older pivots
 	for r := 0; r < n; r++ {
+		if r == probe && 2*len(rows) > r {
+			return keyMatrix(values, dims, flip), nil
+		}
 		v := values[r*dims : (r+1)*dims]
 		for c, x := range v {
 			row[c] = fastKey(x, flip[c])
@@ -418,7 +434,8 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 	rowMask := uint64(1)<<rowBits - 1
 	pack := func(k1 uint64, r int) uint64 { return k1&^rowMask | uint64(r) }
 	var recs []ndRec
-	if n >= t.prefilterMin {
+	filtered := n >= t.prefilterMin
+	if filtered {
 		// The pivot loop of pivotFilter, unrolled for two columns since it is
 		// most of the cost when little survives.
 		p := newPivotSet(values, n, 2, flip)
@@ -436,6 +453,10 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 		recs = make([]ndRec, 0, 2*min(n, 4096))
 		stale := 0
 		for r := 0; r < n; r++ {
+			if r == t.probe && 2*len(recs) > r { // as in pivotFilter
+				filtered = false
+				break
+			}
 			v0, v1 := values[2*r], values[2*r+1]
 			k0, k1 := fastKey(v0, f0), fastKey(v1, f1)
 			dominated := false
@@ -474,7 +495,8 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 			}
 		}
 		recs = recs[:f]
-	} else {
+	}
+	if !filtered {
 		recs = make([]ndRec, n, 2*n)
 		for r := range recs {
 			recs[r] = ndRec{fastKey(values[2*r], f0), pack(fastKey(values[2*r+1], f1), r)}
@@ -580,9 +602,14 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 // of the third: O(log n) to ask and to insert, with no rebalancing.
 func front3(keys []uint64, m int, t ndTuning) []bool {
 	lex, spare := lexSort(keys, 3, m, t)
+	// One gather into lexicographic order, after which the sweep reads
+	// sequentially: equal second keys have equal ranks, so a duplicate row
+	// is an equal first key, rank and third key.
 	byK1 := make([]ndRec, m)
+	k2 := make([]uint64, m)
 	for i, s := range lex {
 		byK1[i] = ndRec{keys[3*s.aux+1], uint64(i)}
+		k2[i] = keys[3*s.aux+2]
 	}
 	byK1, _ = sortRecs(byK1, spare, t)
 	rank := make([]int32, m)
@@ -603,26 +630,25 @@ func front3(keys []uint64, m int, t ndTuning) []bool {
 	lowest := ranks
 	keep := make([]bool, m)
 	for i := 0; i < m; {
-		k := keys[3*lex[i].aux : 3*lex[i].aux+3]
+		r, z := rank[i], k2[i]
 		j := i + 1
-		for j < m && slices.Equal(keys[3*lex[j].aux:3*lex[j].aux+3], k) {
+		for j < m && lex[j].key == lex[i].key && rank[j] == r && k2[j] == z {
 			j++
 		}
-		r := rank[i]
 		dominated := false
 		if lowest <= r {
 			best := uint64(math.MaxUint64)
 			for x := r + 1; x > 0; x -= x & -x {
 				best = min(best, tree[x])
 			}
-			dominated = best <= k[2]
+			dominated = best <= z
 		}
 		if !dominated {
 			for _, s := range lex[i:j] {
 				keep[s.aux] = true
 			}
 			for x := r + 1; x <= ranks; x += x & -x {
-				tree[x] = min(tree[x], k[2])
+				tree[x] = min(tree[x], z)
 			}
 			lowest = min(lowest, r)
 		}

@@ -61,10 +61,11 @@ func oracleFront(values []float64, dims int, maximize []bool) []int {
 // conquer recursing down to single rows.
 var ndTunings = map[string]ndTuning{
 	"defaults":      ndDefaults,
-	"everything":    {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0},
+	"everything":    {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
 	"no-prefilter":  {prefilterMin: math.MaxInt, radixMin: math.MaxInt, leaf: 3, brutePairs: 4},
-	"small-radix":   {prefilterMin: 16, radixMin: 8, leaf: 2, brutePairs: 1},
+	"small-radix":   {prefilterMin: 16, radixMin: 8, leaf: 2, brutePairs: 1, probe: 40},
 	"radix-no-filt": {prefilterMin: math.MaxInt, radixMin: 2, leaf: 5, brutePairs: 9},
+	"filter-quits":  {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6},
 }
 
 func TestNonDominatedTable(t *testing.T) {
@@ -230,6 +231,12 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 					}
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Errorf("front mismatch (-oracle +got):\n%s", diff)
+					}
+					for name, tuning := range ndTunings {
+						got := nonDominatedTuned(values, n, dims, maximize, tuning)
+						if diff := cmp.Diff(want, got); diff != "" {
+							t.Errorf("tuning %s: front mismatch (-oracle +got):\n%s", name, diff)
+						}
 					}
 				})
 			}
