@@ -665,6 +665,7 @@ type kung struct {
 	dead  []bool
 	vals  []uint64 // scratch for median selection
 	pairs []ndRec  // scratch for the two-column marriage
+	spare []ndRec  // and for its sort
 	t     ndTuning
 }
 
@@ -688,6 +689,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) []bool {
 		dead:  make([]bool, distinct),
 		vals:  make([]uint64, distinct),
 		pairs: make([]ndRec, distinct),
+		spare: make([]ndRec, distinct),
 		t:     t,
 	}
 	for i, s := range lex {
@@ -803,9 +805,10 @@ func (k *kung) marry(a, b []int, lo int) {
 	k.marry(a[:aGt], b[bLt:], lo+1)
 }
 
-// marry2 is the two-column marriage as a sweep: in order of column lo, a's
-// rows before b's on ties, b's row is covered iff some a row already passed
-// is no worse in the last column.
+// marry2 is the two-column marriage as a sweep in order of column lo: b's
+// row is covered iff some a row at or before it is no worse in the last
+// column. Rows with equal keys in column lo are taken as a group, a's first,
+// which spares the sort a tie-break.
 func (k *kung) marry2(a, b []int, lo int) {
 	d := k.dims
 	p := k.pairs[:0]
@@ -815,20 +818,22 @@ func (k *kung) marry2(a, b []int, lo int) {
 	for _, u := range b {
 		p = append(p, ndRec{k.pts[u*d+lo], ^uint64(u)}) // b's rows complemented
 	}
-	slices.SortFunc(p, func(x, y ndRec) int {
-		if c := cmp.Compare(x.key, y.key); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.aux>>63, y.aux>>63) // a's rows first
-	})
+	p, _ = sortRecs(p, k.spare[:len(p)], k.t)
 	best := uint64(math.MaxUint64)
 	seen := false
-	for _, r := range p {
-		if r.aux>>63 == 0 {
-			best, seen = min(best, k.pts[int(r.aux)*d+lo+1]), true
-		} else if u := int(^r.aux); seen && best <= k.pts[u*d+lo+1] {
-			k.dead[u] = true
+	for i := 0; i < len(p); {
+		j := i
+		for ; j < len(p) && p[j].key == p[i].key; j++ {
+			if u := p[j].aux; u>>63 == 0 {
+				best, seen = min(best, k.pts[int(u)*d+lo+1]), true
+			}
 		}
+		for _, r := range p[i:j] {
+			if u := int(^r.aux); r.aux>>63 != 0 && seen && best <= k.pts[u*d+lo+1] {
+				k.dead[u] = true
+			}
+		}
+		i = j
 	}
 }
 
