@@ -13,24 +13,26 @@ import (
 // Every path compares the order-preserving keys of [objectiveKey], so
 // "smaller is better" holds in every column. The algorithms are those of
 // Kung, Luccio and Preparata, "On finding the maxima of a set of vectors",
-// JACM 22(4), 1975:
+// JACM 22(4), 1975, on top of a radix sort of the 64-bit keys (O(n·w/11)
+// for w varying key bits; see radixSort):
 //
-//   - d = 1: one pass for the minimum key, O(n).
+//   - d = 1: one pass for the least key, O(n).
 //   - d = 2: sort by the first key and sweep, keeping the best second key
-//     seen so far: O(n) after a radix sort of the 64-bit keys, which is
-//     O(n·w) for w bits of key that vary.
+//     seen so far: O(n) after the radix sort.
 //   - d = 3: sort lexicographically and sweep, keeping the staircase of the
 //     last two keys as a prefix-minimum Fenwick tree over the ranks of the
-//     second key, O(n log n).
+//     second key: O(n log n).
 //   - d ≥ 4: divide and conquer on the lexicographic order, with the
-//     "marriage" step split on medians and dropping a column whenever one
-//     side is known to be no worse in it, O(n log^(d-2) n); subproblems
-//     below a few dozen rows compare all pairs.
+//     "marriage" of the halves split on medians and dropping a column
+//     whenever one side is known to be no worse in it, down to a two-column
+//     sweep: O(n log^(d-2) n). Subproblems of a few dozen rows compare all
+//     pairs.
 //
-// Before any sort, rows dominated by a handful of pivot rows (the best row of
-// each column and the row of least normalized sum) are dropped in one linear
-// pass. On random data that leaves a thin shell near the front, so the cost
-// is about that of reading the matrix.
+// Before any sort, one pass tests every row against a few pivot rows that
+// improve as the pass goes (see pivotSet) and drops the dominated ones. On
+// random data that leaves a thin shell near the front, so the cost is about
+// that of reading the matrix; when nearly every row is on the front, the
+// filter notices within its first rows and stands down.
 //
 // Exact duplicates are why ties need care: equal rows never dominate each
 // other, but a lexicographic sort makes every dominator of a row come before
@@ -57,8 +59,8 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		return []int{}
 	}
 	flip := make([]uint64, dims)
-	for c, max := range maximize {
-		if max {
+	for c, up := range maximize {
+		if up {
 			flip[c] = math.MaxUint64
 		}
 	}
@@ -612,8 +614,8 @@ func front3(keys []uint64, m int, t ndTuning) []bool {
 		k2[i] = keys[3*s.aux+2]
 	}
 	byK1, _ = sortRecs(byK1, spare, t)
-	rank := make([]int32, m)
-	ranks := int32(0)
+	rank := make([]int, m)
+	ranks := 0
 	for i, s := range byK1 {
 		if i > 0 && s.key != byK1[i-1].key {
 			ranks++
