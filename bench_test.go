@@ -1,0 +1,151 @@
+package spica
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// benchMatrix returns an n×d row-major matrix, the same for the same
+// arguments:
+//
+//   - "uniform": independent values in [0, 1); the front is tiny
+//     (about (ln n)^(d-1)/(d-1)! rows).
+//   - "line": uniform points on the simplex Σx = 1, which are mutually
+//     non-dominated under any common direction, so all are on the front (up
+//     to rounding).
+//   - "sphere": uniform points on the unit sphere in the positive orthant,
+//     also mutually non-dominated under all-minimize or all-maximize.
+func benchMatrix(shape string, n, d int) []float64 {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(d)<<32|uint64(len(shape))))
+	values := make([]float64, n*d)
+	for r := 0; r < n; r++ {
+		row := values[r*d : (r+1)*d]
+		switch shape {
+		case "uniform":
+			for c := range row {
+				row[c] = rng.Float64()
+			}
+		case "line":
+			// Normalized exponentials are uniform on the simplex.
+			sum := 0.0
+			for c := range row {
+				row[c] = rng.ExpFloat64()
+				sum += row[c]
+			}
+			for c := range row {
+				row[c] /= sum
+			}
+		case "sphere":
+			// Normalized |Gaussians| are uniform on the orthant's sphere.
+			norm := 0.0
+			for c := range row {
+				row[c] = math.Abs(rng.NormFloat64())
+				norm += row[c] * row[c]
+			}
+			norm = math.Sqrt(norm)
+			for c := range row {
+				row[c] /= norm
+			}
+		default:
+			panic("benchMatrix: unknown shape " + shape)
+		}
+	}
+	return values
+}
+
+// benchSizes names row counts the way the benchmark names print them.
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"1e3", 1e3}, {"1e4", 1e4}, {"1e5", 1e5}, {"1e6", 1e6}}
+
+// ndBenchMax is the largest n benchmarked per shape and width: beyond it a
+// single call takes seconds and says nothing the smaller sizes do not.
+func ndBenchMax(shape string, d int) int {
+	if shape != "uniform" && d >= 4 {
+		return 1e5
+	}
+	return 1e6
+}
+
+// BenchmarkNonDominated times NonDominated with every column minimized;
+// compare with BenchmarkSortFloat64 of the same n in the same run.
+func BenchmarkNonDominated(b *testing.B) {
+	for _, shape := range []string{"uniform", "line", "sphere"} {
+		for _, d := range []int{2, 3, 4} {
+			for _, size := range benchSizes {
+				if size.n > ndBenchMax(shape, d) {
+					continue
+				}
+				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
+					values := benchMatrix(shape, size.n, d)
+					maximize := make([]bool, d)
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						if _, err := NonDominated(values, d, maximize); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkNonDominatedBrute times the O(n²) definition the engine replaced,
+// for scale.
+func BenchmarkNonDominatedBrute(b *testing.B) {
+	for _, shape := range []string{"uniform", "sphere"} {
+		for _, d := range []int{2, 3, 4} {
+			for _, size := range benchSizes[:2] {
+				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
+					values := benchMatrix(shape, size.n, d)
+					maximize := make([]bool, d)
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						oracleFront(values, d, maximize)
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkSortFloat64 is the yardstick: slices.Sort of n random float64.
+// Each iteration sorts a fresh copy, and the copy is timed with it, since
+// stopping the timer per iteration costs more than the copy at small n;
+// BenchmarkCopyFloat64 times the copy alone so it can be subtracted.
+func BenchmarkSortFloat64(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run("n="+size.name, func(b *testing.B) {
+			src := benchMatrix("uniform", size.n, 1)
+			buf := make([]float64, size.n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				copy(buf, src)
+				slices.Sort(buf)
+			}
+		})
+	}
+}
+
+// BenchmarkCopyFloat64 is the copy that BenchmarkSortFloat64 includes.
+func BenchmarkCopyFloat64(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run("n="+size.name, func(b *testing.B) {
+			src := benchMatrix("uniform", size.n, 1)
+			buf := make([]float64, size.n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				copy(buf, src)
+			}
+		})
+	}
+}

@@ -1,0 +1,303 @@
+package spica
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// oracleBetter is the rule of the spec written straight in floats, apart from
+// objectiveKey, so the two cross-check: NaN is worse than everything and
+// equal to itself, and -0.0 == 0.0 as Go compares floats.
+func oracleBetter(a, b float64, maximize bool) bool {
+	switch {
+	case math.IsNaN(a):
+		return false
+	case math.IsNaN(b):
+		return true
+	case maximize:
+		return a > b
+	default:
+		return a < b
+	}
+}
+
+func oracleDominates(a, b []float64, maximize []bool) bool {
+	strict := false
+	for c := range a {
+		if oracleBetter(b[c], a[c], maximize[c]) {
+			return false
+		}
+		if oracleBetter(a[c], b[c], maximize[c]) {
+			strict = true
+		}
+	}
+	return strict
+}
+
+// oracleFront is the O(n²) definition of the front.
+func oracleFront(values []float64, dims int, maximize []bool) []int {
+	n := len(values) / dims
+	front := []int{}
+	for i := 0; i < n; i++ {
+		dominated := false
+		for j := 0; j < n && !dominated; j++ {
+			dominated = oracleDominates(values[j*dims:(j+1)*dims], values[i*dims:(i+1)*dims], maximize)
+		}
+		if !dominated {
+			front = append(front, i)
+		}
+	}
+	return front
+}
+
+// ndTunings force every path of the engine on inputs small enough for the
+// oracle: pre-filter on and off, radix and comparison sorts, and divide and
+// conquer recursing down to single rows.
+var ndTunings = map[string]ndTuning{
+	"defaults":      ndDefaults,
+	"everything":    {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
+	"no-prefilter":  {prefilterMin: math.MaxInt, radixMin: math.MaxInt, leaf: 3, brutePairs: 4},
+	"small-radix":   {prefilterMin: 16, radixMin: 8, leaf: 2, brutePairs: 1, probe: 40},
+	"radix-no-filt": {prefilterMin: math.MaxInt, radixMin: 2, leaf: 5, brutePairs: 9},
+	"filter-quits":  {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6},
+}
+
+func TestNonDominatedTable(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	negZero := math.Copysign(0, -1)
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		want     []int
+	}{
+		{"an empty matrix has an empty front", nil, []bool{false, false}, []int{}},
+		{"one row is its own front", []float64{3, 4}, []bool{false, false}, []int{0}},
+		{"one column keeps every copy of the best", []float64{2, 1, 3, 1}, []bool{false}, []int{1, 3}},
+		{"one maximized column keeps the largest", []float64{2, 1, 3, 1}, []bool{true}, []int{2}},
+		{"a trade-off keeps both ends", []float64{1, 2, 2, 1, 2, 2}, []bool{false, false}, []int{0, 1}},
+		{"equal rows do not dominate each other", []float64{1, 1, 1, 1, 2, 2}, []bool{false, false}, []int{0, 1}},
+		{"a tie in one column and a win in the other dominates", []float64{1, 2, 1, 3}, []bool{false, false}, []int{0}},
+		{"directions are per column", []float64{1, 1, 2, 2, 0, 0}, []bool{false, true}, []int{0, 1, 2}},
+		{"NaN loses to any number", []float64{nan, 5, 9, 5}, []bool{false, false}, []int{1}},
+		{"NaN loses in a maximized column too", []float64{nan, 5, -inf, 5}, []bool{true, false}, []int{1}},
+		{"NaN rows tie with each other", []float64{nan, nan, nan, nan}, []bool{false, true}, []int{0, 1}},
+		{"-0 equals 0", []float64{negZero, 1, 0, 1}, []bool{false, false}, []int{0, 1}},
+		{"infinities order as numbers", []float64{-inf, inf, 0, 0, inf, -inf}, []bool{false, false}, []int{0, 1, 2}},
+		{"three columns with a duplicate front row", []float64{
+			1, 2, 3,
+			1, 2, 3,
+			1, 2, 4,
+			0, 5, 5,
+			2, 1, 3,
+		}, []bool{false, false, false}, []int{0, 1, 3, 4}},
+		{"four columns where only the last breaks the tie", []float64{
+			1, 1, 1, 2,
+			1, 1, 1, 1,
+			0, 9, 9, 9,
+		}, []bool{false, false, false, false}, []int{1, 2}},
+	}
+	for _, tt := range tests {
+		for tname, tuning := range ndTunings {
+			t.Run(tt.name+"/"+tname, func(t *testing.T) {
+				dims := len(tt.maximize)
+				got := nonDominatedTuned(tt.values, len(tt.values)/dims, dims, tt.maximize, tuning)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("front mismatch (-want +got):\n%s", diff)
+				}
+				if oracle := oracleFront(tt.values, dims, tt.maximize); !slices.Equal(oracle, tt.want) {
+					t.Errorf("the oracle disagrees with the table: %v", oracle)
+				}
+			})
+		}
+	}
+}
+
+func TestNonDominatedErrors(t *testing.T) {
+	for _, tc := range []struct {
+		values   []float64
+		dims     int
+		maximize []bool
+	}{
+		{[]float64{1, 2, 3}, 2, []bool{false, false}},
+		{[]float64{1, 2}, 0, nil},
+		{[]float64{1, 2}, 2, []bool{false}},
+	} {
+		if _, err := NonDominated(tc.values, tc.dims, tc.maximize); err == nil {
+			t.Errorf("NonDominated(%v, %d, %v) = nil error, want ErrInvalidMatrix", tc.values, tc.dims, tc.maximize)
+		}
+	}
+}
+
+// specials are the values whose handling is easy to get wrong.
+var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
+
+// matrixGen draws a matrix whose values come from one of several regimes:
+// continuous, a small pool (so ties and duplicate rows are common), or a mix
+// with the special values.
+func matrixGen(t *rapid.T, maxRows int) (values []float64, dims int, maximize []bool) {
+	dims = rapid.IntRange(1, 6).Draw(t, "dims")
+	n := rapid.IntRange(0, maxRows).Draw(t, "n")
+	maximize = rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+	var gen *rapid.Generator[float64]
+	switch rapid.IntRange(0, 2).Draw(t, "regime") {
+	case 0:
+		gen = rapid.Float64Range(-10, 10)
+	case 1:
+		// Neighbours of 1 differ only in the low bits, which the two-column
+		// sweep drops from its packed second key.
+		pool := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 1, 2, 3, -1, math.NaN(), math.Inf(1), math.Nextafter(1, 2), math.Nextafter(1, 0)}), 1, 4).Draw(t, "pool")
+		gen = rapid.SampledFrom(pool)
+	default:
+		gen = rapid.OneOf(rapid.SampledFrom(specials), rapid.Float64Range(-2, 2), rapid.SampledFrom([]float64{0, 1, 2}))
+	}
+	values = rapid.SliceOfN(gen, n*dims, n*dims).Draw(t, "values")
+	return values, dims, maximize
+}
+
+func TestNonDominatedMatchesOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		values, dims, maximize := matrixGen(t, 80)
+		before := slices.Clone(values)
+		want := oracleFront(values, dims, maximize)
+		got, err := NonDominated(values, dims, maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("NonDominated = %v, oracle %v", got, want)
+		}
+		for name, tuning := range ndTunings {
+			if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
+				t.Fatalf("tuning %s: front = %v, oracle %v", name, got, want)
+			}
+		}
+		if !slices.EqualFunc(values, before, func(a, b float64) bool {
+			return math.Float64bits(a) == math.Float64bits(b)
+		}) {
+			t.Fatal("values was modified")
+		}
+	})
+}
+
+// TestNonDominatedLargeMatchesOracle crosses the default thresholds, so the
+// pre-filter, the radix sort and the divide and conquer run as in production.
+func TestNonDominatedLargeMatchesOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for dims := 1; dims <= 6; dims++ {
+		for _, shape := range []string{"uniform", "line", "sphere", "pool", "ulps", "specials"} {
+			n := 1500
+			if testing.Short() {
+				n = 400
+			}
+			var values []float64
+			switch shape {
+			case "pool":
+				values = make([]float64, n*dims)
+				for i := range values {
+					values[i] = float64(rng.IntN(3))
+				}
+			case "ulps":
+				// Consecutive floats differ only in the bits the two-column
+				// sweep packs away, so its exact fallback decides.
+				values = make([]float64, n*dims)
+				for i := range values {
+					values[i] = math.Float64frombits(math.Float64bits(1) + uint64(rng.IntN(8)))
+				}
+			case "specials":
+				values = make([]float64, n*dims)
+				for i := range values {
+					if rng.IntN(4) == 0 {
+						values[i] = specials[rng.IntN(len(specials))]
+					} else {
+						values[i] = rng.Float64()
+					}
+				}
+			default:
+				values = benchMatrix(shape, n, dims)
+			}
+			maximize := make([]bool, dims)
+			for c := range maximize {
+				maximize[c] = rng.IntN(2) == 0
+			}
+			for _, dir := range []string{"mixed", "minimize"} {
+				if dir == "minimize" {
+					maximize = make([]bool, dims)
+				}
+				t.Run(fmt.Sprintf("d=%d/%s/%s", dims, shape, dir), func(t *testing.T) {
+					want := oracleFront(values, dims, maximize)
+					got, err := NonDominated(values, dims, maximize)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("front mismatch (-oracle +got):\n%s", diff)
+					}
+					for name, tuning := range ndTunings {
+						got := nonDominatedTuned(values, n, dims, maximize, tuning)
+						if diff := cmp.Diff(want, got); diff != "" {
+							t.Errorf("tuning %s: front mismatch (-oracle +got):\n%s", name, diff)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestBenchShapesAreFronts checks the claim the benchmarks rest on: line and
+// sphere data is (nearly) all on the front, uniform data is not.
+func TestBenchShapesAreFronts(t *testing.T) {
+	for _, d := range []int{2, 3, 4} {
+		for _, shape := range []string{"line", "sphere"} {
+			values := benchMatrix(shape, 2000, d)
+			front, err := NonDominated(values, d, make([]bool, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(front) < 1990 {
+				t.Errorf("%s d=%d: %d of 2000 rows on the front, want nearly all", shape, d, len(front))
+			}
+		}
+	}
+}
+
+func TestNonDominatedAllocations(t *testing.T) {
+	for _, d := range []int{2, 3, 4} {
+		values := benchMatrix("sphere", 5000, d)
+		allocs := testing.AllocsPerRun(3, func() {
+			if _, err := NonDominated(values, d, make([]bool, d)); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 20 {
+			t.Errorf("d=%d: %v allocations per call, want a constant few", d, allocs)
+		}
+	}
+}
+
+func TestFastKeyMatchesObjectiveKey(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, v float64, maximize bool) {
+		flip := uint64(0)
+		if maximize {
+			flip = math.MaxUint64
+		}
+		if got, want := fastKey(v, flip), objectiveKey(v, maximize); got != want {
+			t.Fatalf("fastKey(%v, %v) = %#x, objectiveKey = %#x", v, maximize, got, want)
+		}
+	}
+	for _, v := range append(specials, math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff0000000000001), -math.SmallestNonzeroFloat64) {
+		check(t, v, false)
+		check(t, v, true)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		v := math.Float64frombits(rapid.Uint64().Draw(t, "bits"))
+		check(t, v, rapid.Bool().Draw(t, "maximize"))
+	})
+}
