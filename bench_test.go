@@ -149,3 +149,119 @@ func BenchmarkCopyFloat64(b *testing.B) {
 		})
 	}
 }
+
+// benchCandidates wraps the rows of benchMatrix as candidates of a pareto
+// goal over the first d of benchObjectives (all maximized), as MakeCandidate
+// would build them.
+func benchCandidates(shape string, n, d int) []Candidate {
+	values := benchMatrix(shape, n, d)
+	cands := make([]Candidate, n)
+	for r := range cands {
+		obj := make(map[string]float64, d)
+		for c, t := range benchObjectives[:d] {
+			obj[t.String()] = values[r*d+c]
+		}
+		cands[r] = Candidate{UsedGPUs: r % 8, Objectives: obj}
+	}
+	return cands
+}
+
+var benchObjectives = []OptimizationTarget{TargetThroughputPerGPU, TargetThroughputPerUser, TargetGoodput, TargetThroughput}
+
+// pfBenchMax caps ParetoFront's pools: a million candidates with their maps
+// take long to build and say little more than NonDominated's own 1e6 runs,
+// except for two objectives, the usual serving frontier.
+func pfBenchMax(shape string, d int) int {
+	if d == 2 {
+		return ndBenchMax(shape, d)
+	}
+	return 1e5
+}
+
+// BenchmarkParetoFront times ParetoFront on candidates; its baseline in the
+// same run is BenchmarkParetoFrontBaseline, which reads the same values out
+// of the candidates' maps and calls NonDominated.
+func BenchmarkParetoFront(b *testing.B) {
+	benchFrontPools(b, func(b *testing.B, cands []Candidate, objs []OptimizationTarget) {
+		if _, err := ParetoFront(cands, objs); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkParetoFrontBaseline is the floor under ParetoFront: one read of
+// every value out of its map into a matrix, then the engine.
+func BenchmarkParetoFrontBaseline(b *testing.B) {
+	benchFrontPools(b, func(b *testing.B, cands []Candidate, objs []OptimizationTarget) {
+		names := make([]string, len(objs))
+		for i, t := range objs {
+			names[i] = t.String()
+		}
+		values := make([]float64, 0, len(cands)*len(objs))
+		for _, c := range cands {
+			for _, name := range names {
+				values = append(values, c.Objectives[name])
+			}
+		}
+		maximize := make([]bool, len(objs))
+		for i := range maximize {
+			maximize[i] = true
+		}
+		if _, err := NonDominated(values, len(objs), maximize); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func benchFrontPools(b *testing.B, run func(*testing.B, []Candidate, []OptimizationTarget)) {
+	for _, shape := range []string{"uniform", "line", "sphere"} {
+		for _, d := range []int{2, 3, 4} {
+			for _, size := range benchSizes {
+				if size.n > pfBenchMax(shape, d) {
+					continue
+				}
+				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
+					cands := benchCandidates(shape, size.n, d)
+					objs := benchObjectives[:d]
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						run(b, cands, objs)
+					}
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkNonDominatedSort(b *testing.B) {
+	for _, dims := range []int{2, 3} {
+		maximize := make([]bool, dims)
+		for _, size := range benchSizes[:3] {
+			values := benchMatrix("uniform", size.n, dims)
+			b.Run(fmt.Sprintf("shape=uniform/d=%d/n=%s", dims, size.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := NonDominatedSort(values, dims, maximize); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkCrowdingDistance(b *testing.B) {
+	const dims = 2
+	for _, size := range benchSizes[1:3] {
+		values := benchMatrix("uniform", size.n, dims)
+		b.Run(fmt.Sprintf("n=%s/d=%d", size.name, dims), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CrowdingDistance(values, dims); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

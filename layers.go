@@ -108,85 +108,29 @@ func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candi
 	return layers, nil
 }
 
-// keyMatrix is a matrix of keys with its rows in lexicographic order:
+// sortedRows is a matrix of keys with its rows in lexicographic order:
 // rows[r*dims:(r+1)*dims] holds the keys of input row order[r].
-type keyMatrix struct {
+type sortedRows struct {
 	rows  []uint64
 	order []int
 }
 
-// sortedKeys turns values into keys and sorts the rows lexicographically,
-// ties by index. Lexicographic order is a linear extension of dominance: a
-// dominating row has no larger key anywhere and a smaller one somewhere, so
-// it sorts first, and copies of one row sort next to each other.
-func sortedKeys(values []float64, n, dims int, maximize []bool) keyMatrix {
-	keys := make([]uint64, n*dims)
-	for i, v := range values {
-		keys[i] = objectiveKey(v, maximize[i%dims])
-	}
-	// A stable sort on each column from the last to the first leaves the
-	// rows in lexicographic order with ties by index.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	buf := make([]keyed, 2*n)
-	for j := dims - 1; j >= 0; j-- {
-		col := buf[:n]
-		for r, i := range order {
-			col[r] = keyed{keys[i*dims+j], i}
-		}
-		for r, e := range radixSort(col, buf[n:]) {
-			order[r] = e.i
-		}
-	}
+// sortedKeys turns values into keys and sorts the rows lexicographically
+// with the engine's sort (see lexSort). Lexicographic order is a linear
+// extension of dominance: a dominating row has no larger key anywhere and a
+// smaller one somewhere, so it sorts first, and copies of one row sort next
+// to each other.
+func sortedKeys(values []float64, n, dims int, maximize []bool) sortedRows {
+	keys := keyMatrix(values, dims, keyFlips(maximize))
+	lex, _ := lexSort(keys, dims, n, ndDefaults)
 	// Copy the rows into sorted order so the sweeps read memory in sequence.
-	rows := make([]uint64, n*dims)
-	for r, i := range order {
-		copy(rows[r*dims:(r+1)*dims], keys[i*dims:(i+1)*dims])
+	s := sortedRows{rows: make([]uint64, n*dims), order: make([]int, n)}
+	for r, rec := range lex {
+		i := int(rec.aux)
+		s.order[r] = i
+		copy(s.rows[r*dims:(r+1)*dims], keys[i*dims:(i+1)*dims])
 	}
-	return keyMatrix{rows: rows, order: order}
-}
-
-// keyed is a key and the row it belongs to.
-type keyed struct {
-	k uint64
-	i int
-}
-
-// radixSort sorts a by key, stably, using tmp (as long as a) as scratch,
-// and returns whichever of the two holds the result. It is an LSD radix
-// sort on bytes, O(n) per byte, which beats a comparison sort on the long
-// columns this package is for; bytes that every key shares are skipped, as
-// the high bytes of keys of similar magnitude usually are.
-func radixSort(a, tmp []keyed) []keyed {
-	if len(a) < 2 {
-		return a
-	}
-	var counts [8][256]int
-	for _, e := range a {
-		for d := range counts {
-			counts[d][byte(e.k>>(8*d))]++
-		}
-	}
-	for d := range counts {
-		c := &counts[d]
-		if c[byte(a[0].k>>(8*d))] == len(a) {
-			continue
-		}
-		sum := 0
-		for b, m := range c {
-			c[b] = sum
-			sum += m
-		}
-		for _, e := range a {
-			b := byte(e.k >> (8 * d))
-			tmp[c[b]] = e
-			c[b]++
-		}
-		a, tmp = tmp, a
-	}
-	return a
+	return s
 }
 
 // sortLayers1 ranks the distinct keys of a one-column matrix.
@@ -426,33 +370,34 @@ func CrowdingDistance(values []float64, dims int) ([]float64, error) {
 		}
 		return dist, nil
 	}
-	buf := make([]keyed, 2*n)
+	recs := make([]ndRec, 2*n)
 	v := make([]float64, n)
 	for j := 0; j < dims; j++ {
-		// The key order is the float order with -0.0 equal to 0.0, and the
-		// stable sort keeps equal values in index order.
-		col := buf[:0]
+		col := recs[:0]
 		for i := 0; i < n; i++ {
 			if x := values[i*dims+j]; x == x {
-				col = append(col, keyed{objectiveKey(x, false), i})
+				col = append(col, ndRec{fastKey(x, 0), uint64(i)})
 			}
 		}
 		if len(col) < 2 {
 			continue
 		}
-		col = radixSort(col, buf[n:n+len(col)])
+		// The key order is the float order with -0.0 equal to 0.0; equal
+		// values then go in row order, which decides the ends.
+		col, _ = sortRecs(col, recs[n:n+len(col)], ndDefaults)
+		sortTiesByAux(col)
 		v = v[:len(col)]
 		for r, e := range col {
-			v[r] = values[e.i*dims+j]
+			v[r] = values[int(e.aux)*dims+j]
 		}
 		lo, hi := v[0], v[len(v)-1]
 		if lo == hi {
 			continue
 		}
-		dist[col[0].i] = math.Inf(1)
-		dist[col[len(col)-1].i] = math.Inf(1)
+		dist[col[0].aux] = math.Inf(1)
+		dist[col[len(col)-1].aux] = math.Inf(1)
 		for r := 1; r < len(col)-1; r++ {
-			dist[col[r].i] += crowdingTerm(v[r-1], v[r+1], lo, hi)
+			dist[col[r].aux] += crowdingTerm(v[r-1], v[r+1], lo, hi)
 		}
 	}
 	return dist, nil

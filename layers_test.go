@@ -15,36 +15,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// oracleBetter reports whether a is strictly better than b in a column,
-// written directly on floats so it checks objectiveKey rather than reusing
-// it: NaN is worse than every number and two NaNs tie.
-func oracleBetter(a, b float64, maximize bool) bool {
-	switch {
-	case math.IsNaN(a):
-		return false
-	case math.IsNaN(b):
-		return true
-	case maximize:
-		return a > b
-	default:
-		return a < b
-	}
-}
-
-// oracleDominates reports whether row a dominates row b.
-func oracleDominates(a, b []float64, maximize []bool) bool {
-	strict := false
-	for j := range a {
-		if oracleBetter(b[j], a[j], maximize[j]) {
-			return false
-		}
-		if oracleBetter(a[j], b[j], maximize[j]) {
-			strict = true
-		}
-	}
-	return strict
-}
-
 // oracleLayers peels fronts off the matrix one at a time, O(n³): the
 // definition of non-dominated sorting, with no cleverness to get wrong.
 func oracleLayers(values []float64, dims int, maximize []bool) []int {

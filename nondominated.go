@@ -58,12 +58,7 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	if n == 0 {
 		return []int{}
 	}
-	flip := make([]uint64, dims)
-	for c, up := range maximize {
-		if up {
-			flip[c] = math.MaxUint64
-		}
-	}
+	flip := keyFlips(maximize)
 	if dims == 1 {
 		return minKeyRows(values, flip[0])
 	}
@@ -103,6 +98,18 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		}
 	}
 	return rows[:f]
+}
+
+// keyFlips gives each column the mask fastKey takes: all ones for a
+// maximized column.
+func keyFlips(maximize []bool) []uint64 {
+	flip := make([]uint64, len(maximize))
+	for c, up := range maximize {
+		if up {
+			flip[c] = math.MaxUint64
+		}
+	}
+	return flip
 }
 
 // keyMatrix maps every value to its key.
@@ -338,6 +345,21 @@ func sortRecs(recs, buf []ndRec, t ndTuning) (sorted, spare []ndRec) {
 	}
 	radixSort(recs, buf, false)
 	return recs, buf
+}
+
+// sortTiesByAux orders each run of equal keys in sorted by payload, for
+// callers whose payload is a row index and who need ties in row order.
+func sortTiesByAux(sorted []ndRec) {
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].key == sorted[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(sorted[i:j], func(a, b ndRec) int { return cmp.Compare(a.aux, b.aux) })
+		}
+		i = j
+	}
 }
 
 // radixSort sorts a by key, leaving the result in buf if inBuf and in a

@@ -11,34 +11,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// refBetter is the oracle's "a strictly better than b" for one objective,
-// written from the SPEC's words rather than through objectiveKey: NaN is
-// worse than every number, two NaNs are equal, -0.0 equals 0.0.
-func refBetter(a, b float64, maximize bool) bool {
-	switch {
-	case math.IsNaN(a):
-		return false
-	case math.IsNaN(b):
-		return true
-	case maximize:
-		return a > b
-	default:
-		return a < b
-	}
-}
-
-// refDominates is the oracle's dominance on plain vectors.
-func refDominates(a, b []float64, maximize []bool) bool {
-	strict := false
-	for k := range a {
-		if refBetter(b[k], a[k], maximize[k]) {
-			return false
-		}
-		strict = strict || refBetter(a[k], b[k], maximize[k])
-	}
-	return strict
-}
-
 // refFront is the brute-force O(n²) front of the pool, in the order the
 // SPEC requires: by the last objective's raw value ascending, NaN last, ties
 // in input order.
@@ -61,7 +33,7 @@ func refFront(cands []Candidate, objs []OptimizationTarget) []Candidate {
 		}
 		dominated := false
 		for j, d := range cands {
-			if j != i && d.Objectives != nil && refDominates(vec(d), vec(c), maximize) {
+			if j != i && d.Objectives != nil && oracleDominates(vec(d), vec(c), maximize) {
 				dominated = true
 				break
 			}

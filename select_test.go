@@ -123,7 +123,7 @@ func TestBestSubjectToMatchesOracle(t *testing.T) {
 			for _, b := range bounds {
 				max, _ := b.Target.Maximize()
 				v := c.Objectives[b.Target.String()]
-				meets = meets && !math.IsNaN(v) && !refBetter(b.Value, v, max)
+				meets = meets && !math.IsNaN(v) && !oracleBetter(b.Value, v, max)
 			}
 			if !meets {
 				continue
@@ -134,7 +134,7 @@ func TestBestSubjectToMatchesOracle(t *testing.T) {
 			}
 			max, _ := obj.Maximize()
 			v, bv := c.Objectives[obj.String()], pool[best].Objectives[obj.String()]
-			if refBetter(v, bv, max) || !refBetter(bv, v, max) && c.UsedGPUs < pool[best].UsedGPUs {
+			if oracleBetter(v, bv, max) || !oracleBetter(bv, v, max) && c.UsedGPUs < pool[best].UsedGPUs {
 				best = i
 			}
 		}
