@@ -578,6 +578,9 @@ func contributions3(pts []float64) []float64 {
 // because most clipped rows fall inside others.
 func wfg(pts []float64, dims int) float64 {
 	m := len(pts) / dims
+	if m == 0 {
+		return 0
+	}
 	order := make([]int, m)
 	for i := range order {
 		order[i] = i
