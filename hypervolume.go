@@ -57,9 +57,6 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 			return math.Inf(1), nil
 		}
 	}
-	if dims >= 4 {
-		pts = weaklyNonDominated(pts, dims)
-	}
 	return saturate(hvFinite(pts, dims)), nil
 }
 
@@ -588,27 +585,78 @@ func wfg(pts []float64, dims int) float64 {
 	last := dims - 1
 	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(pts[i*dims+last], pts[j*dims+last]) })
 	vol := 0.0
-	limited := make([]float64, 0, (m-1)*last)
+	var l limiter
 	for k, i := range order {
 		p := pts[i*dims : i*dims+last]
-		limited = limited[:0]
-		for _, j := range order[k+1:] {
-			q := pts[j*dims : j*dims+last]
-			for c, v := range p {
-				limited = append(limited, min(v, q[c]))
-			}
+		limited, covered := l.limit(p, pts, dims, order[k+1:], -1)
+		if covered {
+			continue
 		}
 		excl := product(p)
 		if len(limited) > 0 {
-			sub := limited
-			if last >= 4 {
-				sub = weaklyNonDominated(limited, last)
-			}
-			excl -= hvFinite(sub, last)
+			excl -= hvFinite(limited, last)
 		}
 		vol += pts[i*dims+last] * excl
 	}
 	return vol
+}
+
+// limiter builds WFG's limited sets, reusing its buffers.
+type limiter struct{ rows, clip []float64 }
+
+// filterCap is the number of limited rows up to which each new one is
+// checked against those kept. Limited sets of fronts are mostly covered, so
+// the check usually keeps them tiny; when it does not, the three-column
+// sweep copes with covered rows at no extra cost and a sort-based filter
+// takes over above three columns.
+const filterCap = 64
+
+// limit returns the rows min(p, q) for the rows q of pts (stride dims)
+// listed in rows other than skip, with p's width, dropping rows another one
+// covers; covered reports that some q is ≥ p in all of p's columns, when
+// nothing of p is exclusive and the set is not built.
+func (l *limiter) limit(p, pts []float64, dims int, rows []int, skip int) (limited []float64, covered bool) {
+	d := len(p)
+	l.rows = l.rows[:0]
+	if cap(l.clip) < d {
+		l.clip = make([]float64, d)
+	}
+	clip := l.clip[:d]
+	filtering := true
+	for _, j := range rows {
+		if j == skip {
+			continue
+		}
+		q := pts[j*dims : j*dims+d]
+		all := true
+		for c, v := range p {
+			w := q[c]
+			all = all && w >= v
+			clip[c] = min(v, w)
+		}
+		if all {
+			return nil, true
+		}
+		if !filtering {
+			l.rows = append(l.rows, clip...)
+			continue
+		}
+		if coveredBy(l.rows, clip) {
+			continue
+		}
+		kept := l.rows[:0]
+		for s := 0; s < len(l.rows); s += d {
+			if !coveredBy(clip, l.rows[s:s+d]) {
+				kept = append(kept, l.rows[s:s+d]...)
+			}
+		}
+		l.rows = append(kept, clip...)
+		filtering = len(l.rows) < filterCap*d
+	}
+	if !filtering && d >= 4 {
+		return weaklyNonDominated(l.rows, d), false
+	}
+	return l.rows, false
 }
 
 func product(p []float64) float64 {
@@ -672,27 +720,18 @@ func contributionsMany(pts []float64, dims int) []float64 {
 	}
 	m := len(pts) / dims
 	out := make([]float64, m)
-	limited := make([]float64, 0, max(m-1, 0)*dims)
-rows:
+	all := make([]int, m)
+	for i := range all {
+		all[i] = i
+	}
+	var l limiter
 	for i := range m {
 		p := pts[i*dims : (i+1)*dims]
-		limited = limited[:0]
-		for j := range m {
-			if j == i {
-				continue
-			}
-			q := pts[j*dims : (j+1)*dims]
-			covered := true
-			for c, v := range p {
-				w := q[c]
-				covered = covered && w >= v
-				limited = append(limited, min(v, w))
-			}
-			if covered { // a duplicate or a dominating row: nothing is exclusive
-				continue rows
-			}
+		limited, covered := l.limit(p, pts, dims, all, i)
+		if covered { // a duplicate or a dominating row: nothing is exclusive
+			continue
 		}
-		share := product(p) - hvFinite(weaklyNonDominated(limited, dims), dims)
+		share := product(p) - hvFinite(limited, dims)
 		out[i] = max(saturate(share), 0)
 	}
 	return out
