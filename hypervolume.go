@@ -94,16 +94,19 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 	out := make([]float64, n)
 	pts, rows := extents(values, n, dims, maximize, ref)
 	var share []float64
-	if dims <= 3 {
-		// Padding with extent 1 scales no volume and keeps one sweep.
-		m := len(rows)
-		p3 := make([]float64, 3*m)
-		for i := range m {
-			p3[3*i], p3[3*i+1], p3[3*i+2] = 1, 1, 1
-			copy(p3[3*i:], pts[i*dims:(i+1)*dims])
+	switch dims {
+	case 1:
+		// A second column of 1s scales no volume.
+		p2 := make([]float64, 2*len(pts))
+		for i, e := range pts {
+			p2[2*i], p2[2*i+1] = e, 1
 		}
-		share = contributions3(p3)
-	} else {
+		share = contributions2(p2)
+	case 2:
+		share = contributions2(pts)
+	case 3:
+		share = contributions3(pts)
+	default:
 		share = contributionsMany(pts, dims)
 	}
 	for i, r := range rows {
@@ -484,6 +487,77 @@ func hv3(pts []float64) float64 {
 		}
 	}
 	return vol + area*zPrev
+}
+
+// contributions2 returns the exclusive area of each row of a two-column
+// extent matrix (extents > 0, +Inf allowed): the static case of
+// [contributions3], where the front and the back staircase come from one
+// pass over the rows by decreasing x and each front row's rectangle meets a
+// contiguous run of the back, so after the sort it is O(n).
+func contributions2(pts []float64) []float64 {
+	m := len(pts) / 2
+	out := make([]float64, m)
+	a := make([]keyed, m)
+	for i := range a {
+		a[i] = keyed{math.Float64bits(pts[2*i]), uint64(i)}
+	}
+	a = sortKeyed(a, nil)
+	var front, back []int // rows, by decreasing x
+	top1, top2 := 0.0, 0.0
+	for hi := m - 1; hi >= 0; {
+		lo := hi
+		for lo > 0 && a[lo-1].key == a[hi].key {
+			lo--
+		}
+		// Among rows sharing x only the highest can reach a staircase; its
+		// equals and the rest fall to the back staircase.
+		best, second := -1, -1
+		for _, e := range a[lo : hi+1] {
+			i := int(e.val)
+			if best < 0 || pts[2*i+1] > pts[2*best+1] {
+				best, second = i, best
+			} else if second < 0 || pts[2*i+1] > pts[2*second+1] {
+				second = i
+			}
+		}
+		if y := pts[2*best+1]; y > top1 {
+			front = append(front, best)
+			top1 = y
+			best = second
+		}
+		if best >= 0 && pts[2*best+1] > top2 {
+			back = append(back, best)
+			top2 = pts[2*best+1]
+		}
+		hi = lo - 1
+	}
+	slices.Reverse(front)
+	slices.Reverse(back)
+	b := 0
+	for k, f := range front {
+		xl, ys := 0.0, 0.0
+		if k > 0 {
+			xl = pts[2*front[k-1]]
+		}
+		if k+1 < len(front) {
+			ys = pts[2*front[k+1]+1]
+		}
+		for b < len(back) && pts[2*back[b]] <= xl {
+			b++
+		}
+		xf, yf := pts[2*f], pts[2*f+1]
+		area, from := 0.0, xl
+		for _, q := range back[b:] {
+			xq, yq := pts[2*q], pts[2*q+1]
+			if xq > xf || yq <= ys {
+				break
+			}
+			area += rect(xq-from, yf-max(yq, ys))
+			from = max(from, xq)
+		}
+		out[f] = area + rect(xf-from, yf-ys)
+	}
+	return out
 }
 
 // contributions3 returns the exclusive volume of each row of a three-column
