@@ -71,15 +71,17 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 // beside them keeps its finite share). A finite share too large for a
 // float64 is +Inf.
 //
-// Up to three columns every row's exclusive volume is integrated in one
-// sweep of the three-column algorithm of [Hypervolume] (fewer columns are
-// padded with a column of 1s). Besides the staircase of the rows seen so far
-// the sweep keeps a second staircase of the rows they hide, because removing
-// a row uncovers the rows only it dominated; a row's exclusive area is the
-// rectangle between its staircase neighbours minus that second staircase.
-// This costs O(n log n) when each row hides O(1) rows on the second
-// staircase (always, for mutually non-dominated rows) and O(n²) in the worst
-// case. With four or more columns each surviving row's share is WFG's
+// Removing a row uncovers the rows only it dominated, so a row's exclusive
+// area in a plane is the rectangle between its neighbours on the staircase
+// (the non-dominated rows) minus a second staircase: the non-dominated rows
+// among the rest. With one or two columns (one is padded with a column of
+// 1s) both staircases come from one pass after the radix sort, O(n). With
+// three, the sweep of [Hypervolume] keeps both staircases of the rows above
+// the current height and integrates each row's exclusive area over the
+// height it holds, refreshing at most three rows per step: O(n log n) when
+// each row's rectangle meets O(1) rows of the second staircase (as with
+// mutually non-dominated rows), O(n²) in the worst case. With four or more
+// columns each surviving row's share is WFG's
 // exclusive hypervolume, its own box minus the hypervolume of the other rows
 // limited to that box, computed directly rather than as the difference of
 // two totals.

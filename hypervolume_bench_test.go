@@ -24,8 +24,19 @@ type hvBench struct {
 	dims, n int
 }
 
-func (c hvBench) name() string {
-	return fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.dims, int(math.Round(math.Log10(float64(c.n)))))
+// run nests the sub-benchmarks by shape, dims and size, so that a -bench
+// pattern can select each level, as in
+// -bench 'Hypervolume$/shape=line/d=2/n=1e6'.
+func (c hvBench) run(b *testing.B, f func(b *testing.B, values []float64, maximize []bool, ref []float64)) {
+	values, maximize, ref := c.data()
+	b.Run("shape="+c.shape, func(b *testing.B) {
+		b.Run(fmt.Sprintf("d=%d", c.dims), func(b *testing.B) {
+			b.Run(fmt.Sprintf("n=1e%d", int(math.Round(math.Log10(float64(c.n))))), func(b *testing.B) {
+				b.ReportAllocs()
+				f(b, values, maximize, ref)
+			})
+		})
+	})
 }
 
 func (c hvBench) data() ([]float64, []bool, []float64) {
@@ -45,9 +56,7 @@ func BenchmarkHypervolume(b *testing.B) {
 		{"sphere", 3, 1e3}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5},
 		{"sphere", 4, 1e3}, {"sphere", 4, 1e4},
 	} {
-		values, maximize, ref := c.data()
-		b.Run(c.name(), func(b *testing.B) {
-			b.ReportAllocs()
+		c.run(b, func(b *testing.B, values []float64, maximize []bool, ref []float64) {
 			for b.Loop() {
 				if _, err := Hypervolume(values, c.dims, maximize, ref); err != nil {
 					b.Fatal(err)
@@ -61,9 +70,7 @@ func BenchmarkHypervolumeContributions(b *testing.B) {
 	for _, c := range []hvBench{
 		{"line", 2, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}, {"sphere", 4, 1e3},
 	} {
-		values, maximize, ref := c.data()
-		b.Run(c.name(), func(b *testing.B) {
-			b.ReportAllocs()
+		c.run(b, func(b *testing.B, values []float64, maximize []bool, ref []float64) {
 			for b.Loop() {
 				if _, err := HypervolumeContributions(values, c.dims, maximize, ref); err != nil {
 					b.Fatal(err)

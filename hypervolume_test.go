@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -116,14 +117,14 @@ func oracleContributions(values []float64, dims int, maximize []bool, ref []floa
 	return out
 }
 
-func close(a, b float64) bool {
+func approxEqual(a, b float64) bool {
 	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
 		return a == b
 	}
 	return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), math.Abs(b))
 }
 
-var approx = cmp.Comparer(close)
+var approx = cmp.Comparer(approxEqual)
 
 func TestHypervolumeByHand(t *testing.T) {
 	tests := []struct {
@@ -335,7 +336,7 @@ func TestHypervolumeRejectsBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Hypervolume(tt.values, tt.dims, tt.maximize, tt.ref)
-			if !errors.Is(err, ErrInvalidMatrix) || !contains(err.Error(), tt.msg) {
+			if !errors.Is(err, ErrInvalidMatrix) || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("Hypervolume error = %v, want ErrInvalidMatrix saying %q", err, tt.msg)
 			}
 			c, err := HypervolumeContributions(tt.values, tt.dims, tt.maximize, tt.ref)
@@ -344,15 +345,6 @@ func TestHypervolumeRejectsBadInput(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 // hvInput draws a small matrix whose coordinates come from a handful of
@@ -387,7 +379,7 @@ func TestHypervolumeMatchesGridOracle(t *testing.T) {
 		values, dims, maximize, ref := hvInput(t, 5, 7, false)
 		want := oracleHV(values, dims, maximize, ref)
 		got, err := Hypervolume(values, dims, maximize, ref)
-		if err != nil || !close(got, want) {
+		if err != nil || !approxEqual(got, want) {
 			t.Fatalf("Hypervolume = %v, %v; oracle %v", got, err, want)
 		}
 		c, err := HypervolumeContributions(values, dims, maximize, ref)
@@ -405,7 +397,7 @@ func TestHypervolumeWithInfinitiesMatchesGridOracle(t *testing.T) {
 		values, dims, maximize, ref := hvInput(t, 5, 6, true)
 		want, excl := gridOracle(values, dims, maximize, ref)
 		got, err := Hypervolume(values, dims, maximize, ref)
-		if err != nil || !close(got, want) {
+		if err != nil || !approxEqual(got, want) {
 			t.Fatalf("Hypervolume = %v, %v; oracle %v", got, err, want)
 		}
 		c, err := HypervolumeContributions(values, dims, maximize, ref)
@@ -435,7 +427,7 @@ func TestHypervolumeIgnoresRowOrder(t *testing.T) {
 		ca, _ := HypervolumeContributions(values, dims, maximize, ref)
 		cb, _ := HypervolumeContributions(shuffled, dims, maximize, ref)
 		for k, i := range perm {
-			if !close(ca[i], cb[k]) {
+			if !approxEqual(ca[i], cb[k]) {
 				t.Fatalf("row %d: contribution %v became %v after permuting rows", i, ca[i], cb[k])
 			}
 		}
@@ -508,7 +500,7 @@ func TestHypervolumeLargeSets(t *testing.T) {
 			}
 			total, excl := gridOracle(values, tc.dims, maximize, ref)
 			got, err := Hypervolume(values, tc.dims, maximize, ref)
-			if err != nil || !close(got, total) {
+			if err != nil || !approxEqual(got, total) {
 				t.Fatalf("Hypervolume = %v, %v; oracle %v", got, err, total)
 			}
 			c, err := HypervolumeContributions(values, tc.dims, maximize, ref)
@@ -662,7 +654,7 @@ func TestHypervolumeManySmallSets(t *testing.T) {
 			}
 			total, excl := gridOracle(values, dims, maximize, ref)
 			got, err := Hypervolume(values, dims, maximize, ref)
-			if err != nil || !close(got, total) {
+			if err != nil || !approxEqual(got, total) {
 				t.Fatalf("d=%d %v: Hypervolume = %v, %v; oracle %v", dims, values, got, err, total)
 			}
 			c, err := HypervolumeContributions(values, dims, maximize, ref)
