@@ -19,65 +19,66 @@ func lineFront(rng *rand.Rand, n int) []float64 {
 	return values
 }
 
-type hvBench struct {
-	shape   string
-	dims, n int
-}
-
-// run nests the sub-benchmarks by shape, dims and size, so that a -bench
-// pattern can select each level, as in
-// -bench 'Hypervolume$/shape=line/d=2/n=1e6'.
-func (c hvBench) run(b *testing.B, f func(b *testing.B, values []float64, maximize []bool, ref []float64)) {
-	values, maximize, ref := c.data()
-	b.Run("shape="+c.shape, func(b *testing.B) {
-		b.Run(fmt.Sprintf("d=%d", c.dims), func(b *testing.B) {
-			b.Run(fmt.Sprintf("n=1e%d", int(math.Round(math.Log10(float64(c.n))))), func(b *testing.B) {
-				b.ReportAllocs()
-				f(b, values, maximize, ref)
-			})
+// benchFronts runs f on every front, nesting the sub-benchmarks by shape,
+// dims and size so that a -bench pattern can select each level, as in
+// -bench 'Hypervolume$/shape=line/d=2/n=1e6'. Minimized fronts of mutually
+// non-dominated rows, generated before the timer, with reference 1 in every
+// column.
+func benchFronts(b *testing.B, shapes map[string]map[int][]int, f func(b *testing.B, values []float64, dims int, maximize []bool, ref []float64)) {
+	for _, shape := range []string{"line", "sphere"} {
+		b.Run("shape="+shape, func(b *testing.B) {
+			for _, dims := range []int{2, 3, 4} {
+				sizes := shapes[shape][dims]
+				if len(sizes) == 0 {
+					continue
+				}
+				b.Run(fmt.Sprintf("d=%d", dims), func(b *testing.B) {
+					for _, n := range sizes {
+						rng := rand.New(rand.NewPCG(42, uint64(n*10+dims)))
+						var values []float64
+						if shape == "line" {
+							values = lineFront(rng, n)
+						} else {
+							values = sphereFront(rng, n, dims)
+						}
+						maximize, ref := make([]bool, dims), slices.Repeat([]float64{1}, dims)
+						b.Run(fmt.Sprintf("n=1e%d", int(math.Round(math.Log10(float64(n))))), func(b *testing.B) {
+							b.ReportAllocs()
+							f(b, values, dims, maximize, ref)
+						})
+					}
+				})
+			}
 		})
-	})
-}
-
-func (c hvBench) data() ([]float64, []bool, []float64) {
-	rng := rand.New(rand.NewPCG(42, uint64(c.n*10+c.dims)))
-	var values []float64
-	if c.shape == "line" {
-		values = lineFront(rng, c.n)
-	} else {
-		values = sphereFront(rng, c.n, c.dims)
 	}
-	return values, make([]bool, c.dims), slices.Repeat([]float64{1}, c.dims)
 }
 
 func BenchmarkHypervolume(b *testing.B) {
-	for _, c := range []hvBench{
-		{"line", 2, 1e3}, {"line", 2, 1e5}, {"line", 2, 1e6},
-		{"sphere", 3, 1e3}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5},
-		{"sphere", 4, 1e3}, {"sphere", 4, 1e4},
-	} {
-		c.run(b, func(b *testing.B, values []float64, maximize []bool, ref []float64) {
-			for b.Loop() {
-				if _, err := Hypervolume(values, c.dims, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	shapes := map[string]map[int][]int{
+		"line":   {2: {1e3, 1e5, 1e6}},
+		"sphere": {3: {1e3, 1e4, 1e5}, 4: {1e3, 1e4}},
 	}
+	benchFronts(b, shapes, func(b *testing.B, values []float64, dims int, maximize []bool, ref []float64) {
+		for b.Loop() {
+			if _, err := Hypervolume(values, dims, maximize, ref); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkHypervolumeContributions(b *testing.B) {
-	for _, c := range []hvBench{
-		{"line", 2, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}, {"sphere", 4, 1e3},
-	} {
-		c.run(b, func(b *testing.B, values []float64, maximize []bool, ref []float64) {
-			for b.Loop() {
-				if _, err := HypervolumeContributions(values, c.dims, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	shapes := map[string]map[int][]int{
+		"line":   {2: {1e5}},
+		"sphere": {3: {1e4, 1e5}, 4: {1e3}},
 	}
+	benchFronts(b, shapes, func(b *testing.B, values []float64, dims int, maximize []bool, ref []float64) {
+		for b.Loop() {
+			if _, err := HypervolumeContributions(values, dims, maximize, ref); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkSortFloat64HV is the baseline the hypervolume targets are stated
