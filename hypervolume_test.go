@@ -671,3 +671,34 @@ func TestHypervolumeManySmallSets(t *testing.T) {
 		}
 	}
 }
+
+// TestHypervolumeIsNeverNaN feeds extreme finite values, infinities, NaN,
+// subnormals and signed zeros: nothing panics, no result is NaN or
+// negative, and no share exceeds the whole.
+func TestHypervolumeIsNeverNaN(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 5).Draw(t, "dims")
+		n := rapid.IntRange(0, 8).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		special := rapid.SampledFrom([]float64{
+			math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.Copysign(0, -1), 0, 1e300, -1e300,
+		})
+		value := rapid.OneOf(rapid.Float64(), special)
+		values := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
+		ref := rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(-1e300, 1e300), rapid.SampledFrom([]float64{0, 1, -1, math.MaxFloat64})), dims, dims).Draw(t, "ref")
+		hv, err := Hypervolume(values, dims, maximize, ref)
+		if err != nil || math.IsNaN(hv) || hv < 0 {
+			t.Fatalf("Hypervolume = %v, %v", hv, err)
+		}
+		c, err := HypervolumeContributions(values, dims, maximize, ref)
+		if err != nil || len(c) != n {
+			t.Fatalf("HypervolumeContributions = %v, %v", c, err)
+		}
+		for i, v := range c {
+			if math.IsNaN(v) || v < 0 || v > hv*(1+1e-9) {
+				t.Fatalf("row %d: contribution %v with volume %v", i, v, hv)
+			}
+		}
+	})
+}
