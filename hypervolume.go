@@ -78,10 +78,12 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 // 1s) both staircases come from one pass after the radix sort, O(n). With
 // three, the sweep of [Hypervolume] keeps both staircases of the rows above
 // the current height and integrates each row's exclusive area over the
-// height it holds, refreshing at most three rows per step: O(n log n) when
-// each row's rectangle meets O(1) rows of the second staircase (as with
-// mutually non-dominated rows), O(n²) in the worst case. With four or more
-// columns each surviving row's share is WFG's
+// height it holds, updating at most three areas per step by the strips they
+// lose, O(n log n) in all as long as the areas are finite (an infinite one
+// is measured again from scratch), in the spirit of Emmerich and Fonseca, "Computing
+// hypervolume contributions in low dimensions: asymptotically optimal
+// algorithm and complexity results", EMO 2011, which covers mutually
+// non-dominated rows only). With four or more columns each surviving row's share is WFG's
 // exclusive hypervolume, its own box minus the hypervolume of the other rows
 // limited to that box, computed directly rather than as the difference of
 // two totals.
@@ -413,8 +415,8 @@ func (t *staircase) covers(r int) bool {
 
 // insert adds rank r, which no member covers, removes the members it covers
 // (appending them to removed) and returns the area it adds to the union of
-// the members' boxes [0,x]×[0,y].
-func (t *staircase) insert(r int, removed []int) (float64, []int) {
+// the members' boxes [0,x]×[0,y] within the quadrant above (xlo, ylo).
+func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []int) {
 	x, y := t.x[r], t.y[r]
 	h := 0.0 // height of the union just left of the strip being measured
 	if s := t.set.next(r); s >= 0 {
@@ -427,7 +429,7 @@ func (t *staircase) insert(r int, removed []int) (float64, []int) {
 	gain, right := 0.0, x
 	q := t.set.prev(r)
 	for ; q >= 0; q = t.set.prev(q) {
-		gain += rect(right-t.x[q], y-h)
+		gain += rect(right-max(t.x[q], xlo), y-max(h, ylo))
 		if t.y[q] > y {
 			break
 		}
@@ -436,7 +438,7 @@ func (t *staircase) insert(r int, removed []int) (float64, []int) {
 		h, right = t.y[q], t.x[q]
 	}
 	if q < 0 {
-		gain += rect(right, y-h)
+		gain += rect(right-xlo, y-max(h, ylo))
 	}
 	t.set.add(r)
 	return gain, removed
@@ -484,7 +486,7 @@ func hv3(pts []float64) float64 {
 		zPrev = z
 		if !t.covers(r) {
 			var gain float64
-			gain, removed = t.insert(r, removed[:0])
+			gain, removed = t.insert(r, 0, 0, removed[:0])
 			area += gain
 		}
 	}
@@ -568,11 +570,13 @@ func contributions2(pts []float64) []float64 {
 // At height z of the sweep the rows with a larger z are active. Only a row
 // on the staircase of the active rows (front) can own area alone: its box
 // minus its neighbours' is the rectangle between them, and what else covers
-// that rectangle comes from rows only it hides, whose union is the second
-// staircase (back) of the active rows not on the front. A row's exclusive
-// area changes only when its neighbours or the back rows under it change,
-// so each event refreshes at most three rows, integrating the old area over
-// the height it held.
+// that rectangle comes from rows only it hides, whose union is the part of
+// the second staircase (back) inside the rectangle. Each row's exclusive
+// area is integrated over the heights it holds. A rectangle only ever
+// shrinks, its bottom rising or its left side moving right, and a back row
+// it leaves lies under two front rows and so inside no rectangle again: it
+// is dropped from the back as it is passed. Every update walks only the back
+// rows it drops plus O(1) others, so the whole sweep is O(n log n).
 func contributions3(pts []float64) []float64 {
 	m := len(pts) / 3
 	out := make([]float64, m)
@@ -585,57 +589,154 @@ func contributions3(pts []float64) []float64 {
 	area := make([]float64, m)  // exclusive area of a front rank
 	since := make([]float64, m) // height at which area took its value
 
+	// bounds returns the left side and the bottom of front rank r's
+	// rectangle.
+	bounds := func(r int) (xl, ys float64) {
+		if l := front.set.prev(r); l >= 0 {
+			xl = x[l]
+		}
+		if s := front.set.next(r); s >= 0 {
+			ys = y[s]
+		}
+		return xl, ys
+	}
+	// settle integrates front rank r's exclusive area up to height z.
 	settle := func(r int, z float64) {
 		if area[r] > 0 && since[r] > z { // +Inf heights meet only here
 			out[owner[r]] += area[r] * (since[r] - z)
 		}
 		since[r] = z
 	}
-	exclusive := func(r int) float64 {
-		left, xl, ys := front.set.prev(r), 0.0, 0.0
-		if left >= 0 {
-			xl = x[left]
+	// exclusive measures front rank r's area from scratch. For a new front
+	// rank the back rows in its rectangle are those it has just pushed off
+	// the front, so the walk is paid for by their entering the back.
+	var exclusive func(r int) float64
+	// take removes lost from front rank r's area; rounding must not leave it
+	// negative, and Inf−Inf says nothing, so an infinite area is measured
+	// again instead.
+	take := func(r int, lost float64) {
+		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) {
+			area[r] = exclusive(r)
+			return
 		}
-		if s := front.set.next(r); s >= 0 {
-			ys = y[s]
-		}
+		area[r] = max(area[r]-lost, 0)
+	}
+	exclusive = func(r int) float64 {
+		xl, ys := bounds(r)
 		xr, yr := x[r], y[r]
 		a, from := 0.0, xl
-		for q := back.set.next(left); q >= 0 && x[q] <= xr && y[q] > ys; q = back.set.next(q) {
+		q := back.set.next(front.set.prev(r))
+		for ; q >= 0 && x[q] <= xr && y[q] > ys; q = back.set.next(q) {
 			a += rect(x[q]-from, yr-max(y[q], ys))
 			from = max(from, x[q])
 		}
 		return a + rect(xr-from, yr-ys)
 	}
-	refresh := func(r int, z float64) {
-		if r >= 0 {
-			settle(r, z)
-			area[r] = exclusive(r)
+	// raiseBottom returns the uncovered area of front rank r's rectangle
+	// between heights lo and hi, the strip it loses when its bottom rises
+	// from lo to hi, dropping the back rows that fall below hi.
+	raiseBottom := func(r int, lo, hi float64) float64 {
+		xl, _ := bounds(r)
+		// The last back row at or left of x[r]; ranks order ties in x
+		// arbitrarily, and the back holds at most one row with a given x.
+		q := back.set.next(r)
+		if q < 0 || x[q] > x[r] {
+			q = back.set.prev(r)
 		}
+		lost, right := 0.0, x[r]
+		for ; q >= 0 && x[q] > xl; q = back.set.prev(q) {
+			lost += rect(right-x[q], hi-lo)
+			if y[q] >= hi {
+				return lost // everything further left is covered above hi
+			}
+			back.set.remove(q)
+			// Left of x[q] the back reaches at least y[q].
+			right, lo = x[q], max(lo, y[q])
+		}
+		return lost + rect(right-xl, hi-lo)
+	}
+	// moveLeft returns the uncovered area of front rank r's rectangle
+	// between x = lo and x = hi, the strip it loses when its left side moves
+	// from lo to hi, dropping the back rows in it. from is a rank whose x is
+	// lo.
+	moveLeft := func(r, from int, lo, hi float64) float64 {
+		_, ys := bounds(r)
+		yr := y[r]
+		lost, left := 0.0, lo
+		q := back.set.next(from)
+		for ; q >= 0 && x[q] <= hi; q = back.set.next(q) {
+			if x[q] <= lo {
+				continue // a tie with the old left side, outside the strip
+			}
+			lost += rect(x[q]-left, yr-max(y[q], ys))
+			left = x[q]
+			back.set.remove(q)
+		}
+		h := ys
+		if q >= 0 {
+			h = max(h, y[q])
+		}
+		return lost + rect(hi-left, yr-h)
 	}
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
 		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].val)
 		if front.covers(r) {
+			host := front.cover(r)
 			if back.covers(r) {
 				continue
 			}
-			_, dropped = back.insert(r, dropped[:0])
-			refresh(front.cover(r), z)
+			xl, ys := bounds(host)
+			if y[r] <= ys {
+				continue // under two front rows: inside no rectangle
+			}
+			var gain float64
+			gain, dropped = back.insert(r, xl, ys, dropped[:0])
+			settle(host, z)
+			if x[r] == x[host] && y[r] == y[host] {
+				area[host] = 0 // exactly, whatever the rounding of gain
+			} else {
+				take(host, gain)
+			}
 			continue
 		}
-		_, removed = front.insert(r, removed[:0])
+		_, removed = front.insert(r, 0, 0, removed[:0])
+		l, s := front.set.prev(r), front.set.next(r)
+		// The removed rows were l's old successor and s's old predecessor.
+		lOldNext, sOldPrev := s, l
+		for _, q := range removed {
+			if lOldNext < 0 || x[q] < x[lOldNext] {
+				lOldNext = q
+			}
+			if sOldPrev < 0 || x[q] > x[sOldPrev] {
+				sOldPrev = q
+			}
+		}
+		if l >= 0 {
+			lo := 0.0
+			if lOldNext >= 0 {
+				lo = y[lOldNext]
+			}
+			settle(l, z)
+			take(l, raiseBottom(l, lo, y[r]))
+		}
+		if s >= 0 {
+			lo := 0.0
+			if sOldPrev >= 0 {
+				lo = x[sOldPrev]
+			}
+			settle(s, z)
+			take(s, moveLeft(s, sOldPrev, lo, x[r]))
+		}
 		for _, q := range removed {
 			settle(q, z)
 			area[q] = 0
 			if !back.covers(q) {
-				_, dropped = back.insert(q, dropped[:0])
+				_, dropped = back.insert(q, 0, 0, dropped[:0])
 			}
 		}
 		since[r] = z
-		refresh(r, z)
-		refresh(front.set.prev(r), z)
-		refresh(front.set.next(r), z)
+		area[r] = exclusive(r)
 	}
 	for r := front.set.next(-1); r >= 0; r = front.set.next(r) {
 		settle(r, 0)

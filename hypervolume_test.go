@@ -702,3 +702,32 @@ func TestHypervolumeIsNeverNaN(t *testing.T) {
 		}
 	})
 }
+
+// TestHypervolumeContributionsOfAHidingRow builds the case that makes a
+// naive three-column sweep quadratic: one row hides a long staircase of
+// rows, and a stream of lower rows beside it keeps raising the bottom of
+// its rectangle. Its share must still equal HV(all) − HV(all but it).
+func TestHypervolumeContributionsOfAHidingRow(t *testing.T) {
+	const hidden, beside = 20000, 20000
+	values := []float64{10, 10, 100}
+	for k := 1; k <= hidden; k++ {
+		x := 10 * float64(k) / (hidden + 1)
+		values = append(values, x, 10-x, 99)
+	}
+	for j := 1; j <= beside; j++ {
+		values = append(values, 11, 5*float64(j)/(beside+1), 98-10*float64(j)/beside)
+	}
+	maximize, ref := []bool{true, true, true}, []float64{0, 0, 0}
+	c, err := HypervolumeContributions(values, 3, maximize, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := Hypervolume(values, 3, maximize, ref)
+	for _, i := range []int{0, 1, hidden / 2, hidden + 1, hidden + beside} {
+		rest := slices.Delete(slices.Clone(values), 3*i, 3*i+3)
+		without, _ := Hypervolume(rest, 3, maximize, ref)
+		if d := all - without; math.Abs(d-c[i]) > 1e-9*all {
+			t.Errorf("row %d: contribution %v, HV difference %v", i, c[i], d)
+		}
+	}
+}
