@@ -119,6 +119,8 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 	return out, nil
 }
 
+// checkHypervolume adds the reference point to the shape rules every matrix
+// function shares, and returns the number of rows.
 func checkHypervolume(values []float64, dims int, maximize []bool, ref []float64) (int, error) {
 	n, err := checkMatrix(values, dims, maximize)
 	if err != nil {
