@@ -514,9 +514,9 @@ func TestHypervolumeLargeSets(t *testing.T) {
 	}
 }
 
-// TestHypervolumeOfFronts checks mutually non-dominated random rows, where
-// every row has a positive share, against the slower oracle of summing the
-// contributions' complement: HV(all) − HV(all but i) for a sample of rows.
+// TestHypervolumeOfFronts takes fronts too large for the grid oracle, where
+// every row has a positive share, and checks a sample of shares against
+// HV(all) − HV(all but the row).
 func TestHypervolumeOfFronts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, dims := range []int{2, 3, 4} {
