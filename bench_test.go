@@ -265,3 +265,82 @@ func BenchmarkCrowdingDistance(b *testing.B) {
 		})
 	}
 }
+
+// hvBenchSizes are the fronts BenchmarkHypervolume times: every row on the
+// front (minimized, reference point 1 in every column), so no row is
+// skipped cheaply.
+var hvBenchSizes = []struct {
+	shape string
+	d     int
+	sizes []int
+}{{"line", 2, []int{1e3, 1e5, 1e6}}, {"sphere", 3, []int{1e3, 1e4, 1e5}}, {"sphere", 4, []int{1e3, 1e4}}}
+
+// hvContribSizes are the fronts BenchmarkHypervolumeContributions times.
+var hvContribSizes = []struct {
+	shape string
+	d     int
+	sizes []int
+}{{"line", 2, []int{1e5}}, {"sphere", 3, []int{1e4, 1e5}}, {"sphere", 4, []int{1e3}}}
+
+// BenchmarkHypervolume times Hypervolume; compare with BenchmarkSortFloat64
+// of the same n in the same run.
+func BenchmarkHypervolume(b *testing.B) {
+	for _, c := range hvBenchSizes {
+		benchFront(b, c.shape, c.d, c.sizes, func(values []float64, maximize []bool, ref []float64) error {
+			_, err := Hypervolume(values, c.d, maximize, ref)
+			return err
+		})
+	}
+}
+
+// BenchmarkHypervolumeContributions times HypervolumeContributions.
+func BenchmarkHypervolumeContributions(b *testing.B) {
+	for _, c := range hvContribSizes {
+		benchFront(b, c.shape, c.d, c.sizes, func(values []float64, maximize []bool, ref []float64) error {
+			_, err := HypervolumeContributions(values, c.d, maximize, ref)
+			return err
+		})
+	}
+}
+
+func benchFront(b *testing.B, shape string, d int, sizes []int, f func(values []float64, maximize []bool, ref []float64) error) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("shape=%s/d=%d/n=1e%d", shape, d, int(math.Round(math.Log10(float64(n))))), func(b *testing.B) {
+			values := benchMatrix(shape, n, d)
+			maximize, ref := make([]bool, d), slices.Repeat([]float64{1}, d)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := f(values, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParetoArchiveAdd times adding n candidates one at a time to an
+// archive over two objectives, on uniform data (small front) and on a line
+// (every candidate stays).
+func BenchmarkParetoArchiveAdd(b *testing.B) {
+	for _, shape := range []string{"uniform", "line"} {
+		for _, size := range benchSizes[:2] {
+			b.Run(fmt.Sprintf("shape=%s/d=2/n=%s", shape, size.name), func(b *testing.B) {
+				cands := benchCandidates(shape, size.n, 2)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					a, err := NewParetoArchive(benchObjectives[:2])
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, c := range cands {
+						if _, err := a.Add(c); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}

@@ -195,9 +195,9 @@ func hvFinite(pts []float64, dims int) float64 {
 		}
 		return v
 	case 2:
-		a := make([]keyed, 0, len(pts)/2)
+		a := make([]ndRec, 0, len(pts)/2)
 		for i := 0; i < len(pts); i += 2 {
-			a = append(a, keyed{math.Float64bits(pts[i]), math.Float64bits(pts[i+1])})
+			a = append(a, ndRec{math.Float64bits(pts[i]), math.Float64bits(pts[i+1])})
 		}
 		return sweep2(a)
 	case 3:
@@ -209,7 +209,7 @@ func hvFinite(pts []float64, dims int) float64 {
 // hypervolume2 builds the sort records straight from values so that a
 // million-row front costs two 16-byte-per-row arrays and nothing else.
 func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float64 {
-	a := make([]keyed, 0, n)
+	a := make([]ndRec, 0, n)
 	for i := 0; i < 2*n; i += 2 {
 		e0, e1 := ref[0]-values[i], ref[1]-values[i+1]
 		if maximize[0] {
@@ -225,79 +225,25 @@ func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float
 			return math.Inf(1)
 		}
 		// For positive floats the bit pattern orders like the value.
-		a = append(a, keyed{math.Float64bits(e0), math.Float64bits(e1)})
+		a = append(a, ndRec{math.Float64bits(e0), math.Float64bits(e1)})
 	}
 	return saturate(sweep2(a))
 }
 
 // sweep2 is the two-column hypervolume of records whose key is the first
-// extent and whose val is the second, both as float64 bits.
-func sweep2(a []keyed) float64 {
-	a = sortKeyed(a, nil)
+// extent and whose aux is the second, both as float64 bits.
+func sweep2(a []ndRec) float64 {
+	a = sortStable(a, nil)
 	area, top := 0.0, 0.0
 	for i := len(a) - 1; i >= 0; i-- {
 		// Visiting rows by decreasing first extent, a row adds the strip
 		// between the highest second extent seen so far and its own.
-		if y := math.Float64frombits(a[i].val); y > top {
+		if y := math.Float64frombits(a[i].aux); y > top {
 			area += math.Float64frombits(a[i].key) * (y - top)
 			top = y
 		}
 	}
 	return area
-}
-
-// keyed is a sort record: an unsigned key and a payload.
-type keyed struct{ key, val uint64 }
-
-// sortKeyed sorts a by key and returns the sorted slice, which is either a
-// or buf (allocated when too small). It is an LSD radix sort with 11-bit
-// digits, skipping the digits all keys share; a float sort only needs the
-// O(n) passes, not O(n log n) comparisons.
-func sortKeyed(a, buf []keyed) []keyed {
-	n := len(a)
-	if n < 256 || uint64(n) > math.MaxUint32 {
-		slices.SortFunc(a, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
-		return a
-	}
-	const (
-		digit  = 11
-		radix  = 1 << digit
-		mask   = radix - 1
-		passes = (64 + digit - 1) / digit
-	)
-	count := new([passes][radix]uint32)
-	for _, e := range a {
-		k := e.key
-		count[0][k&mask]++
-		count[1][k>>digit&mask]++
-		count[2][k>>(2*digit)&mask]++
-		count[3][k>>(3*digit)&mask]++
-		count[4][k>>(4*digit)&mask]++
-		count[5][k>>(5*digit)&mask]++
-	}
-	if cap(buf) < n {
-		buf = make([]keyed, n)
-	}
-	src, dst := a, buf[:n]
-	for p := range passes {
-		shift := uint(p * digit)
-		c := &count[p]
-		if c[src[0].key>>shift&mask] == uint32(n) {
-			continue
-		}
-		sum := uint32(0)
-		for d, k := range c {
-			c[d] = sum
-			sum += k
-		}
-		for _, e := range src {
-			d := e.key >> shift & mask
-			dst[c[d]] = e
-			c[d]++
-		}
-		src, dst = dst, src
-	}
-	return src
 }
 
 // rankSet is an ordered set of the integers [0, n): a 64-ary tree of bit
@@ -447,28 +393,25 @@ func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []i
 }
 
 // sweepOrder ranks the rows of a three-column extent matrix by x and returns
-// the staircase coordinates and row of each rank, plus records (key z, val
+// the staircase coordinates and row of each rank, plus records (key z, aux
 // rank) sorted by z.
-func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []keyed) {
+func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 	m := len(pts) / 3
-	a := make([]keyed, m)
-	buf := make([]keyed, m)
+	a := make([]ndRec, m)
+	buf := make([]ndRec, m)
 	for i := range m {
-		a[i] = keyed{math.Float64bits(pts[3*i]), uint64(i)}
+		a[i] = ndRec{math.Float64bits(pts[3*i]), uint64(i)}
 	}
-	byX := sortKeyed(a, buf)
+	byX := sortStable(a, buf) // sorted in a, so buf is free again
 	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
-	z := make([]keyed, m)
+	z := make([]ndRec, m)
 	for r, e := range byX {
-		i := int(e.val)
+		i := int(e.aux)
 		row[r] = i
 		x[r], y[r] = pts[3*i], pts[3*i+1]
-		z[r] = keyed{math.Float64bits(pts[3*i+2]), uint64(r)}
+		z[r] = ndRec{math.Float64bits(pts[3*i+2]), uint64(r)}
 	}
-	if &byX[0] == &a[0] {
-		return x, y, row, sortKeyed(z, buf)
-	}
-	return x, y, row, sortKeyed(z, a)
+	return x, y, row, sortStable(z, buf)
 }
 
 // hv3 is the three-column hypervolume of finite, positive extents: the
@@ -483,7 +426,7 @@ func hv3(pts []float64) float64 {
 	vol, area := 0.0, 0.0
 	zPrev := math.Float64frombits(byZ[len(byZ)-1].key)
 	for i := len(byZ) - 1; i >= 0; i-- {
-		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].val)
+		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].aux)
 		vol += area * (zPrev - z)
 		zPrev = z
 		if !t.covers(r) {
@@ -503,11 +446,11 @@ func hv3(pts []float64) float64 {
 func contributions2(pts []float64) []float64 {
 	m := len(pts) / 2
 	out := make([]float64, m)
-	a := make([]keyed, m)
+	a := make([]ndRec, m)
 	for i := range a {
-		a[i] = keyed{math.Float64bits(pts[2*i]), uint64(i)}
+		a[i] = ndRec{math.Float64bits(pts[2*i]), uint64(i)}
 	}
-	a = sortKeyed(a, nil)
+	a = sortStable(a, nil)
 	var front, back []int // rows, by decreasing x
 	top1, top2 := 0.0, 0.0
 	for hi := m - 1; hi >= 0; {
@@ -519,7 +462,7 @@ func contributions2(pts []float64) []float64 {
 		// equals and the rest fall to the back staircase.
 		best, second := -1, -1
 		for _, e := range a[lo : hi+1] {
-			i := int(e.val)
+			i := int(e.aux)
 			if best < 0 || pts[2*i+1] > pts[2*best+1] {
 				best, second = i, best
 			} else if second < 0 || pts[2*i+1] > pts[2*second+1] {
@@ -682,7 +625,7 @@ func contributions3(pts []float64) []float64 {
 	}
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
-		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].val)
+		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].aux)
 		if front.covers(r) {
 			host := front.cover(r)
 			if back.covers(r) {

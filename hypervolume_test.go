@@ -518,10 +518,9 @@ func TestHypervolumeLargeSets(t *testing.T) {
 // every row has a positive share, and checks a sample of shares against
 // HV(all) − HV(all but the row).
 func TestHypervolumeOfFronts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
 	for _, dims := range []int{2, 3, 4} {
 		n := map[int]int{2: 2000, 3: 1000, 4: 60}[dims]
-		values := sphereFront(rng, n, dims)
+		values := benchMatrix("sphere", n, dims)
 		maximize := make([]bool, dims)
 		ref := slices.Repeat([]float64{1.1}, dims)
 		c, err := HypervolumeContributions(values, dims, maximize, ref)
@@ -537,25 +536,6 @@ func TestHypervolumeOfFronts(t *testing.T) {
 			}
 		}
 	}
-}
-
-// sphereFront draws n points on the positive unit sphere octant (minimized,
-// all mutually non-dominated).
-func sphereFront(rng *rand.Rand, n, dims int) []float64 {
-	values := make([]float64, 0, n*dims)
-	p := make([]float64, dims)
-	for range n {
-		norm := 0.0
-		for j := range p {
-			p[j] = math.Abs(rng.NormFloat64())
-			norm += p[j] * p[j]
-		}
-		norm = math.Sqrt(norm)
-		for j := range p {
-			values = append(values, p[j]/norm)
-		}
-	}
-	return values
 }
 
 func TestRankSetMatchesSortedSlice(t *testing.T) {
@@ -595,21 +575,18 @@ func TestRankSetMatchesSortedSlice(t *testing.T) {
 	})
 }
 
-func TestSortKeyedSorts(t *testing.T) {
+func TestSortStableKeepsTiesInPayloadOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 255, 256, 5000} {
-		a := make([]keyed, n)
+		a := make([]ndRec, n)
 		for i := range a {
-			a[i] = keyed{rng.Uint64() >> (rng.UintN(64)), uint64(i)}
+			// Few distinct keys on the small side, so ties are common.
+			a[i] = ndRec{rng.Uint64() >> (56 + rng.UintN(9)), uint64(i)}
 		}
 		want := slices.Clone(a)
-		slices.SortStableFunc(want, func(x, y keyed) int { return cmpUint(x.key, y.key) })
-		got := sortKeyed(slices.Clone(a), nil)
-		if n >= 256 && !slices.Equal(got, want) { // the radix path is stable
-			t.Errorf("n=%d: radix sort differs from a stable sort", n)
-		}
-		if !slices.IsSortedFunc(got, func(x, y keyed) int { return cmpUint(x.key, y.key) }) {
-			t.Errorf("n=%d: not sorted", n)
+		slices.SortStableFunc(want, func(x, y ndRec) int { return cmpUint(x.key, y.key) })
+		if got := sortStable(slices.Clone(a), nil); !slices.Equal(got, want) {
+			t.Errorf("n=%d: sortStable differs from a stable sort", n)
 		}
 	}
 }

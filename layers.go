@@ -178,7 +178,7 @@ func sortLayers2(rows []uint64, order []int, layer []int) {
 // second key, strictly falling in the third. Asking whether a layer
 // dominates a row is then a binary search, not a scan.
 func sortLayers3(rows []uint64, order []int, layer []int) {
-	var stairs []staircase
+	var stairs []layerStairs
 	for r, i := range order {
 		p := rows[3*r : 3*r+3]
 		if r > 0 && slices.Equal(rows[3*r-3:3*r], p) {
@@ -192,7 +192,7 @@ func sortLayers3(rows []uint64, order []int, layer []int) {
 			return !stairs[l].dominates(step)
 		})
 		if l == len(stairs) {
-			stairs = append(stairs, staircase{})
+			stairs = append(stairs, layerStairs{})
 		}
 		stairs[l].insert(step)
 		layer[i] = l
@@ -202,13 +202,14 @@ func sortLayers3(rows []uint64, order []int, layer []int) {
 // stairStep is the last two keys of a row.
 type stairStep struct{ k1, k2 uint64 }
 
-// A staircase is a set of steps in which none is no larger than another in
-// both keys, kept in ascending k1 (hence strictly descending k2). It is
+// layerStairs is one layer's staircase: a set of steps in which none is no
+// larger than another in both keys, kept in ascending k1 (hence strictly
+// descending k2). It is
 // stored in blocks of at most 2·stairBlock steps, so that an insertion
 // moves the steps of one block and the list of blocks rather than all the
 // steps of a flat slice, which rows arriving at its front would make
 // quadratic.
-type staircase struct {
+type layerStairs struct {
 	blocks [][]stairStep // all non-empty
 }
 
@@ -217,7 +218,7 @@ const stairBlock = 256
 // dominates reports whether some step is no larger than p in both keys.
 // The step with the largest k1 not above p's has the smallest k2 of all
 // such steps, so it alone decides.
-func (s *staircase) dominates(p stairStep) bool {
+func (s *layerStairs) dominates(p stairStep) bool {
 	b := sort.Search(len(s.blocks), func(b int) bool { return s.blocks[b][0].k1 > p.k1 })
 	if b == 0 {
 		return false
@@ -229,7 +230,7 @@ func (s *staircase) dominates(p stairStep) bool {
 
 // insert adds p, which no step dominates, and drops the steps p dominates:
 // the run from the first step with k1 >= p.k1 on while k2 >= p.k2.
-func (s *staircase) insert(p stairStep) {
+func (s *layerStairs) insert(p stairStep) {
 	b := sort.Search(len(s.blocks), func(b int) bool {
 		blk := s.blocks[b]
 		return blk[len(blk)-1].k1 >= p.k1

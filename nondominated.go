@@ -347,6 +347,18 @@ func sortRecs(recs, buf []ndRec, t ndTuning) (sorted, spare []ndRec) {
 	return recs, buf
 }
 
+// sortStable sorts recs by key, equal keys by payload, which for payloads
+// that rise with the input order is a stable sort. The result is in recs;
+// buf is scratch, allocated when shorter than recs.
+func sortStable(recs, buf []ndRec) []ndRec {
+	if len(buf) < len(recs) {
+		buf = make([]ndRec, len(recs))
+	}
+	sorted, _ := sortRecs(recs, buf[:len(recs)], ndDefaults)
+	sortTiesByAux(sorted)
+	return sorted
+}
+
 // sortTiesByAux orders each run of equal keys in sorted by payload, for
 // callers whose payload is a row index and who need ties in row order.
 func sortTiesByAux(sorted []ndRec) {
