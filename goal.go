@@ -163,20 +163,10 @@ func (g OptimizationGoal) SamplerObjectives() ([]SamplerObjective, error) {
 // package's sentinels; malformed JSON wraps [ErrInvalidGoal] and gives the
 // byte offset.
 func ParseGoal(data []byte) (OptimizationGoal, error) {
-	r := jsonReader{data: data, sentinel: ErrInvalidGoal}
-	if r.atEOF() {
+	if (&jsonReader{data: data}).atEOF() {
 		return OptimizationGoal{}, nil
 	}
-	if isNull, err := r.null(); err != nil || isNull {
-		if err == nil {
-			err = r.end()
-		}
-		return OptimizationGoal{}, err
-	}
-	g, err := decodeGoal(&r)
-	if err == nil {
-		err = r.end()
-	}
+	g, _, err := decodeDocument(data, ErrInvalidGoal, decodeGoal) // null: the zero goal
 	if err == nil {
 		err = g.Validate()
 	}
@@ -191,21 +181,11 @@ func ParseGoal(data []byte) (OptimizationGoal, error) {
 // JSON null leaves g unchanged, as encoding/json expects of an Unmarshaler;
 // on error g is unchanged too.
 func (g *OptimizationGoal) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data, sentinel: ErrInvalidGoal}
-	if isNull, err := r.null(); err != nil || isNull {
-		if err == nil {
-			err = r.end()
-		}
-		return err
-	}
-	v, err := decodeGoal(&r)
-	if err == nil {
-		err = r.end()
-	}
-	if err == nil {
+	v, isNull, err := decodeDocument(data, ErrInvalidGoal, decodeGoal)
+	if err == nil && !isNull {
 		err = v.Validate()
 	}
-	if err != nil {
+	if err != nil || isNull {
 		return err
 	}
 	*g = v

@@ -294,34 +294,6 @@ func TestNonDominatedSortThreeColumnsAtScale(t *testing.T) {
 	})
 }
 
-func TestMatrixShapeErrors(t *testing.T) {
-	tests := []struct {
-		name     string
-		values   []float64
-		dims     int
-		maximize []bool
-	}{
-		{"dims below one", []float64{1, 2}, 0, nil},
-		{"negative dims", []float64{1, 2}, -1, nil},
-		{"a ragged last row", []float64{1, 2, 3}, 2, []bool{false, false}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if _, err := NonDominatedSort(tt.values, tt.dims, tt.maximize); !errors.Is(err, ErrInvalidMatrix) {
-				t.Errorf("NonDominatedSort error = %v, want ErrInvalidMatrix", err)
-			}
-			if _, err := CrowdingDistance(tt.values, tt.dims); !errors.Is(err, ErrInvalidMatrix) {
-				t.Errorf("CrowdingDistance error = %v, want ErrInvalidMatrix", err)
-			}
-		})
-	}
-	t.Run("a direction list of the wrong length", func(t *testing.T) {
-		if _, err := NonDominatedSort([]float64{1, 2}, 2, []bool{true}); !errors.Is(err, ErrInvalidMatrix) {
-			t.Errorf("error = %v, want ErrInvalidMatrix", err)
-		}
-	})
-}
-
 func TestCrowdingDistanceTable(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	tests := []struct {

@@ -295,22 +295,49 @@ func TestParetoFrontErrors(t *testing.T) {
 	}
 }
 
-func TestNonDominatedShapeErrors(t *testing.T) {
-	tests := []struct {
-		name     string
-		values   []float64
-		dims     int
-		maximize []bool
-		msg      string
+// TestMatrixShapeErrors holds every matrix function to the shape rules
+// they share (checkMatrix).
+func TestMatrixShapeErrors(t *testing.T) {
+	funcs := []struct {
+		name       string
+		directions bool // takes a maximize list
+		call       func(values []float64, dims int, maximize []bool) error
 	}{
-		{"zero dims", []float64{1}, 0, nil, "dims is 0"},
-		{"negative dims", nil, -2, nil, "dims is -2"},
-		{"ragged", []float64{1, 2, 3}, 2, []bool{true, true}, "not a multiple"},
-		{"short maximize", []float64{1, 2}, 2, []bool{true}, "len(maximize) = 1"},
+		{"NonDominated", true, func(v []float64, d int, m []bool) error { _, err := NonDominated(v, d, m); return err }},
+		{"NonDominatedSort", true, func(v []float64, d int, m []bool) error { _, err := NonDominatedSort(v, d, m); return err }},
+		{"CrowdingDistance", false, func(v []float64, d int, _ []bool) error { _, err := CrowdingDistance(v, d); return err }},
+		{"Hypervolume", true, func(v []float64, d int, m []bool) error {
+			_, err := Hypervolume(v, d, m, make([]float64, max(d, 0)))
+			return err
+		}},
+		{"HypervolumeContributions", true, func(v []float64, d int, m []bool) error {
+			_, err := HypervolumeContributions(v, d, m, make([]float64, max(d, 0)))
+			return err
+		}},
 	}
-	for _, tt := range tests {
-		if _, err := NonDominated(tt.values, tt.dims, tt.maximize); !errors.Is(err, ErrInvalidMatrix) || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("%s: error = %v, want ErrInvalidMatrix saying %q", tt.name, err, tt.msg)
+	tests := []struct {
+		name       string
+		values     []float64
+		dims       int
+		maximize   []bool
+		directions bool // only functions with directions can get this wrong
+		msg        string
+	}{
+		{"zero dims", []float64{1}, 0, nil, false, "dims is 0"},
+		{"negative dims", nil, -2, nil, false, "dims is -2"},
+		{"a ragged last row", []float64{1, 2, 3}, 2, []bool{true, true}, false, "not a multiple"},
+		{"a short direction list", []float64{1, 2}, 2, []bool{true}, true, "len(maximize) = 1"},
+	}
+	for _, f := range funcs {
+		for _, tt := range tests {
+			if tt.directions && !f.directions {
+				continue
+			}
+			t.Run(f.name+"/"+tt.name, func(t *testing.T) {
+				if err := f.call(tt.values, tt.dims, tt.maximize); !errors.Is(err, ErrInvalidMatrix) || !strings.Contains(err.Error(), tt.msg) {
+					t.Errorf("error = %v, want ErrInvalidMatrix saying %q", err, tt.msg)
+				}
+			})
 		}
 	}
 	got, err := NonDominated(nil, 3, []bool{true, false, true})

@@ -331,24 +331,14 @@ func (f *jsonFloat) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func toJSONFloats(m map[string]float64) map[string]jsonFloat {
+// convertFloats copies a map of one float type into another, nil to nil.
+func convertFloats[T, U ~float64](m map[string]T) map[string]U {
 	if m == nil {
 		return nil
 	}
-	out := make(map[string]jsonFloat, len(m))
+	out := make(map[string]U, len(m))
 	for k, v := range m {
-		out[k] = jsonFloat(v)
-	}
-	return out
-}
-
-func fromJSONFloats(m map[string]jsonFloat) map[string]float64 {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]float64, len(m))
-	for k, v := range m {
-		out[k] = float64(v)
+		out[k] = U(v)
 	}
 	return out
 }
@@ -360,8 +350,8 @@ func (c Candidate) MarshalJSON() ([]byte, error) {
 		Config:     c.Config,
 		UsedGPUs:   c.UsedGPUs,
 		Score:      jsonFloat(c.Score),
-		Metrics:    toJSONFloats(c.Metrics),
-		Objectives: toJSONFloats(c.Objectives),
+		Metrics:    convertFloats[float64, jsonFloat](c.Metrics),
+		Objectives: convertFloats[float64, jsonFloat](c.Objectives),
 	})
 }
 
@@ -380,8 +370,8 @@ func (c *Candidate) UnmarshalJSON(data []byte) error {
 		Config:     w.Config,
 		UsedGPUs:   w.UsedGPUs,
 		Score:      float64(w.Score),
-		Metrics:    fromJSONFloats(w.Metrics),
-		Objectives: fromJSONFloats(w.Objectives),
+		Metrics:    convertFloats[jsonFloat, float64](w.Metrics),
+		Objectives: convertFloats[jsonFloat, float64](w.Objectives),
 	}
 	return nil
 }

@@ -72,18 +72,10 @@ func (s SLATarget) IsZero() bool { return s == SLATarget{} }
 // validates it. JSON null leaves s unchanged, as encoding/json expects of an
 // Unmarshaler; on error s is unchanged too.
 func (s *SLATarget) UnmarshalJSON(data []byte) error {
-	r := jsonReader{data: data, sentinel: ErrInvalidSLA}
-	if isNull, err := r.null(); err != nil || isNull {
-		if err == nil {
-			err = r.end()
-		}
-		return err
-	}
-	v, err := decodeSLA(&r, "")
-	if err != nil {
-		return err
-	}
-	if err := r.end(); err != nil {
+	v, isNull, err := decodeDocument(data, ErrInvalidSLA, func(r *jsonReader) (SLATarget, error) {
+		return decodeSLA(r, "")
+	})
+	if err != nil || isNull {
 		return err
 	}
 	*s = v

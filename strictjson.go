@@ -24,6 +24,20 @@ type jsonReader struct {
 	sentinel  error // wrapped by every syntax error
 }
 
+// decodeDocument reads a whole document with decode, which wraps sentinel
+// around syntax errors. A document that is only null reports isNull and
+// decodes nothing; data after the value is an error.
+func decodeDocument[T any](data []byte, sentinel error, decode func(*jsonReader) (T, error)) (v T, isNull bool, err error) {
+	r := jsonReader{data: data, sentinel: sentinel}
+	if isNull, err = r.null(); err == nil && !isNull {
+		v, err = decode(&r)
+	}
+	if err == nil {
+		err = r.end()
+	}
+	return v, isNull, err
+}
+
 // maxJSONDepth bounds nesting so that hostile input cannot grow the stack
 // without limit.
 const maxJSONDepth = 1000
