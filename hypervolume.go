@@ -27,8 +27,8 @@ import (
 // The algorithm depends on the number of columns:
 //
 //   - 1: the largest extent, O(n).
-//   - 2: a sweep over the rows sorted by the first column, O(n): the sort is
-//     an LSD radix sort of the order-preserving bit pattern of the extents.
+//   - 2: a sweep over the rows sorted by the first column, O(n) after a
+//     radix sort of the order-preserving bit pattern of the extents.
 //   - 3: the dimension sweep of Beume, Fonseca, López-Ibáñez, Paquete and
 //     Vahrenhold ("On the complexity of computing the hypervolume indicator",
 //     IEEE TEVC 2009), O(n log n): rows enter in decreasing third

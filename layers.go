@@ -16,9 +16,11 @@ import (
 // of rows that dominate one another ending at it, which is what the
 // algorithms below compute.
 //
-// Every algorithm first sorts the rows lexicographically by their keys
-// (an LSD radix sort, O(d n)), so that every row that dominates another
-// comes before it and copies of a row are neighbours:
+// Every algorithm first sorts the rows lexicographically by their keys (a
+// radix sort on the first key, then a comparison sort within runs of equal
+// first keys, which are short unless the data is degenerate), so that every
+// row that dominates another comes before it and copies of a row are
+// neighbours:
 //
 //   - One column: the layer is the rank of the row's distinct value.
 //   - Two columns: Jensen's sweep, O(n log n) (M. T. Jensen, "Reducing the
