@@ -123,9 +123,12 @@ func keyMatrix(values []float64, dims int, flip []uint64) []uint64 {
 	return keys
 }
 
-// fastKey is objectiveKey without branches on the sign, for the passes over
-// every value; flip is all ones for a maximized column. The tests hold the two
-// equal.
+// fastKey is [objectiveKey] with the direction as a mask, flip all ones for
+// a maximized column, so the passes over every value need no branch but
+// the NaN test. Flipping every bit of a negative double and only the sign
+// bit of a non-negative one gives the order-preserving image of IEEE 754;
+// flipping all of that reverses the order for a maximized column, and keeps
+// the image of -Inf, 0xFFF0…0, below NaN's MaxUint64.
 func fastKey(v float64, flip uint64) uint64 {
 	if v != v {
 		return math.MaxUint64

@@ -50,26 +50,13 @@ func checkShape(values []float64, dims int) (int, error) {
 // column's direction: comparing keys as unsigned integers is comparing the
 // values in that direction, with NaN (the largest key) worse than every
 // number and -0.0 equal to 0.0. Every kernel compares keys, so the NaN rule
-// lives here alone.
+// lives in one place, fastKey.
 func objectiveKey(v float64, maximize bool) uint64 {
-	if v != v {
-		return math.MaxUint64
-	}
-	if v == 0 {
-		v = 0 // fold -0.0 into 0.0
-	}
-	// The order-preserving image of an IEEE 754 double: flip every bit of a
-	// negative number, only the sign bit of a non-negative one.
-	b := math.Float64bits(v)
-	if b>>63 != 0 {
-		b = ^b
-	} else {
-		b |= 1 << 63
-	}
+	var flip uint64
 	if maximize {
-		return ^b // fits below MaxUint64: ^b of -Inf is 0xFFF0…0
+		flip = math.MaxUint64
 	}
-	return b
+	return fastKey(v, flip)
 }
 
 // Dominates reports whether objective vector a dominates b over objectives:
