@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync"
@@ -16,13 +17,15 @@ type ParetoArchive struct {
 	maximize   []bool
 
 	mu      sync.Mutex
-	members []archiveEntry // the current front, in order of addition
+	members []archiveEntry // the current front: see add2 and addAny for the order
+	added   uint64         // candidates offered so far, the next seq
 }
 
 type archiveEntry struct {
 	c    Candidate
 	keys []uint64 // one per objective; smaller is better (objectiveKey)
 	x    float64  // the last objective's raw value, for the front's order
+	seq  uint64   // order of addition, for ties in the front's order
 }
 
 // NewParetoArchive returns an empty archive over objectives. An invalid list
@@ -47,8 +50,9 @@ func NewParetoArchive(objectives []OptimizationTarget) (*ParetoArchive, error) {
 //
 // A rejected candidate never belongs to the front later: whatever evicts the
 // member that dominated it dominates it too. So [ParetoArchive.Front] always
-// equals [ParetoFront] of every candidate added so far. Each call costs
-// O(d·m) for a front of m members.
+// equals [ParetoFront] of every candidate added so far. A call costs
+// O(log m) for two objectives (plus moving the members after the newcomer)
+// and O(d·m) for more, for a front of m members.
 func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
 	if len(a.names) == 0 {
 		return false, fmt.Errorf("%w: the archive has no objectives; create it with NewParetoArchive", ErrInvalidParetoObjectives)
@@ -67,14 +71,55 @@ func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
 
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	e := archiveEntry{c: c, keys: keys, x: c.Objectives[a.names[len(a.names)-1]], seq: a.added}
+	a.added++
+	if len(keys) == 2 {
+		return a.add2(e), nil
+	}
+	return a.addAny(e), nil
+}
+
+// addAny keeps the members in order of addition and compares the newcomer
+// with each: O(d·m).
+func (a *ParetoArchive) addAny(e archiveEntry) bool {
 	for _, m := range a.members {
-		if keysDominate(m.keys, keys) {
-			return false, nil
+		if keysDominate(m.keys, e.keys) {
+			return false
 		}
 	}
-	a.members = slices.DeleteFunc(a.members, func(m archiveEntry) bool { return keysDominate(keys, m.keys) })
-	a.members = append(a.members, archiveEntry{c: c, keys: keys, x: c.Objectives[a.names[len(a.names)-1]]})
-	return true, nil
+	a.members = slices.DeleteFunc(a.members, func(m archiveEntry) bool { return keysDominate(e.keys, m.keys) })
+	a.members = append(a.members, e)
+	return true
+}
+
+// add2 is Add for two objectives, the usual serving frontier. The members
+// are kept in lexicographic key order, where a front's second key falls as
+// the first rises (copies aside), so the one member that can dominate the
+// newcomer is found by binary search and the members it dominates follow it
+// in one run: O(log m) plus the members evicted, plus moving the slice's
+// tail to insert.
+func (a *ParetoArchive) add2(e archiveEntry) bool {
+	k0, k1 := e.keys[0], e.keys[1]
+	m := a.members
+	i, _ := slices.BinarySearchFunc(m, e, func(x, _ archiveEntry) int {
+		if x.keys[0] < k0 || x.keys[0] == k0 && x.keys[1] <= k1 {
+			return -1
+		}
+		return 1
+	})
+	// Of the members lexicographically no greater than e, m[i-1] has the
+	// least second key; it dominates e unless it is a copy.
+	if i > 0 {
+		if p := m[i-1].keys; p[1] <= k1 && (p[0] != k0 || p[1] != k1) {
+			return false
+		}
+	}
+	j := i
+	for j < len(m) && m[j].keys[1] >= k1 {
+		j++ // lexicographically greater with no smaller second key: dominated
+	}
+	a.members = slices.Replace(m, i, j, e)
+	return true
 }
 
 // Front returns the current front in a new slice, in the order of
@@ -84,7 +129,12 @@ func (a *ParetoArchive) Front() []Candidate {
 	a.mu.Lock()
 	entries := slices.Clone(a.members)
 	a.mu.Unlock()
-	slices.SortStableFunc(entries, func(p, q archiveEntry) int { return compareAxis(p.x, q.x) })
+	slices.SortFunc(entries, func(p, q archiveEntry) int {
+		if c := compareAxis(p.x, q.x); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.seq, q.seq)
+	})
 	front := make([]Candidate, len(entries))
 	for i, e := range entries {
 		front[i] = e.c
