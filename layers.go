@@ -1,7 +1,6 @@
 package spica
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -87,25 +86,28 @@ func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candi
 		return nil, err
 	}
 	dims := len(objectives)
-	layerOf := nonDominatedLayers(values, len(pool), dims, directions(objectives))
-	rows := make([]int, len(pool))
+	n := len(values) / dims
+	layerOf := nonDominatedLayers(values, n, dims, directions(objectives))
+	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
 	}
-	// One stable sort by (layer, x) groups the layers and orders each.
-	slices.SortStableFunc(rows, func(a, b int) int {
-		if c := cmp.Compare(layerOf[a], layerOf[b]); c != 0 {
-			return c
+	sortByLastObjective(rows, values, dims)
+	// Deal the rows, now in front order, into their layers.
+	size := []int{}
+	for _, l := range layerOf {
+		if l >= len(size) {
+			size = append(size, make([]int, l+1-len(size))...)
 		}
-		return compareAxis(values[a*dims+dims-1], values[b*dims+dims-1])
-	})
-	layers := [][]Candidate{}
-	for i, row := range rows {
-		if i == 0 || layerOf[row] != layerOf[rows[i-1]] {
-			layers = append(layers, nil)
-		}
-		last := &layers[len(layers)-1]
-		*last = append(*last, cands[pool[row]])
+		size[l]++
+	}
+	layers := make([][]Candidate, len(size))
+	for l, count := range size {
+		layers[l] = make([]Candidate, 0, count)
+	}
+	for _, row := range rows {
+		l := layerOf[row]
+		layers[l] = append(layers[l], cands[candidateOf(pool, row)])
 	}
 	return layers, nil
 }

@@ -63,7 +63,7 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		return minKeyRows(values, flip[0])
 	}
 	if dims == 2 {
-		return front2(values, n, flip, t)
+		return front2(values, n, flip, t, byRow)
 	}
 	var keys []uint64
 	var rows []int // the row of each key row; nil when every row is a candidate
@@ -459,6 +459,19 @@ func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
 	}
 }
 
+// frontOrder is the order in which front2 hands back the front.
+type frontOrder int8
+
+const (
+	byRow frontOrder = iota // ascending row index, as NonDominated returns it
+	// bySweep is the sweep's own order: first key ascending, so second key
+	// descending, copies of a row (adjacent) by row ascending.
+	bySweep
+	// bySweepCopiesDescending is bySweep with copies by row descending, so
+	// that the reversed list has them ascending.
+	bySweepCopiesDescending
+)
+
 // front2 is the two-column front. Within a run of equal first keys only the
 // rows holding the run's least second key can survive; they do when that key
 // beats every second key of a strictly better first key.
@@ -467,7 +480,9 @@ func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
 // second key as fits above them, so the sweep reads the records in order and
 // looks a second key up in values only when two prefixes tie, which on
 // continuous data with a million rows (44 bits of prefix) is rare.
-func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
+//
+// order says how the front comes back; see frontOrder.
+func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder) []int {
 	f0, f1 := flip[0], flip[1]
 	rowBits := uint(bits.Len(uint(n - 1)))
 	rowMask := uint64(1)<<rowBits - 1
@@ -563,8 +578,16 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 	}
 	var best uint64 // the payload of a row with the best second key so far
 	seen := false
+	var ordered []int
+	if order != byRow {
+		ordered = make([]int, 0, m)
+	}
 	keepRow := func(aux uint64) {
 		r := aux & rowMask
+		if order != byRow {
+			ordered = append(ordered, int(r))
+			return
+		}
 		set[r>>6] |= 1 << (r & 63)
 		count++
 	}
@@ -590,14 +613,25 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []int {
 			}
 		}
 		if !seen || less(runMin, best) {
+			start := len(ordered)
 			for _, s := range run {
 				if !less(runMin, s.aux) {
 					keepRow(s.aux)
 				}
 			}
+			// The rows kept from a run are copies of one another.
+			switch order {
+			case bySweep:
+				slices.Sort(ordered[start:])
+			case bySweepCopiesDescending:
+				slices.SortFunc(ordered[start:], func(a, b int) int { return cmp.Compare(b, a) })
+			}
 			best, seen = runMin, true
 		}
 		i = j
+	}
+	if order != byRow {
+		return ordered
 	}
 	front := make([]int, 0, count)
 	for w, b := range set {

@@ -115,18 +115,60 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		return nil, err
 	}
 	dims := len(objectives)
-	rows := nonDominatedRows(values, len(pool), dims, directions(objectives))
-	sortByLastObjective(rows, values, dims)
+	rows := frontByAxis(values, len(values)/dims, dims, directions(objectives))
 	front := make([]Candidate, len(rows))
 	for i, row := range rows {
-		front[i] = cands[pool[row]]
+		front[i] = cands[candidateOf(pool, row)]
 	}
 	return front, nil
 }
 
+// candidateOf maps a row of objectiveMatrix back to its index in cands.
+func candidateOf(pool []int, row int) int {
+	if pool == nil {
+		return row
+	}
+	return pool[row]
+}
+
+// frontByAxis returns the non-dominated rows of a validated matrix in
+// ParetoFront's order: by the last column's raw value ascending, NaN last,
+// ties in row order.
+func frontByAxis(values []float64, n, dims int, maximize []bool) []int {
+	if dims != 2 || n == 0 {
+		rows := nonDominatedRows(values, n, dims, maximize)
+		sortByLastObjective(rows, values, dims)
+		return rows
+	}
+	// The two-column sweep already visits the front in first-key order,
+	// along which a front's second key falls; a front can be the whole
+	// pool, so reading that order beats sorting the front again. Rows with
+	// equal last values are copies (else one would dominate the other),
+	// which the sweep hands back adjacent and in the row order asked for.
+	flip := keyFlips(maximize)
+	if !maximize[1] {
+		// Second key falling is the raw value falling: turn it round.
+		rows := front2(values, n, flip, ndDefaults, bySweepCopiesDescending)
+		slices.Reverse(rows)
+		return rows
+	}
+	rows := front2(values, n, flip, ndDefaults, bySweep)
+	// A row whose last value is NaN is on the front only by its first
+	// value, so such rows lead the sweep; their place is last.
+	nan := 0
+	for nan < len(rows) && values[2*rows[nan]+1] != values[2*rows[nan]+1] {
+		nan++
+	}
+	if nan > 0 {
+		rows = append(rows[nan:], rows[:nan]...)
+	}
+	return rows
+}
+
 // objectiveMatrix validates objectives and reads the pool (candidates with
 // non-nil Objectives) into a row-major matrix; pool[row] is the row's index
-// in cands.
+// in cands, and pool is nil when every candidate is in the pool (row i is
+// candidate i).
 func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, pool []int, err error) {
 	if err := checkObjectives(objectives, 1); err != nil {
 		return nil, nil, err
@@ -135,17 +177,19 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 	for i, t := range objectives {
 		keys[i] = t.String()
 	}
-	n := 0
-	for i := range cands {
-		if cands[i].Objectives != nil {
-			n++
-		}
-	}
-	values = make([]float64, 0, n*len(keys))
-	pool = make([]int, 0, n)
+	values = make([]float64, 0, len(cands)*len(keys))
+	skipped := false
 	for i := range cands {
 		obj := cands[i].Objectives
 		if obj == nil {
+			if !skipped {
+				// From here on rows and candidates part: record which is which.
+				pool = make([]int, i, len(cands))
+				for j := range pool {
+					pool[j] = j
+				}
+				skipped = true
+			}
 			continue
 		}
 		for _, key := range keys {
@@ -155,7 +199,9 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 			}
 			values = append(values, v)
 		}
-		pool = append(pool, i)
+		if skipped {
+			pool = append(pool, i)
+		}
 	}
 	return values, pool, nil
 }
@@ -170,11 +216,16 @@ func directions(objectives []OptimizationTarget) []bool {
 }
 
 // sortByLastObjective orders rows (ascending indices) by the raw value of
-// the last column ascending, ties kept in index order.
+// the last column ascending (see compareAxis), ties kept in index order. A
+// front can be the whole pool, so it sorts keys by radix, not by comparison.
 func sortByLastObjective(rows []int, values []float64, dims int) {
-	slices.SortStableFunc(rows, func(a, b int) int {
-		return compareAxis(values[a*dims+dims-1], values[b*dims+dims-1])
-	})
+	recs := make([]ndRec, len(rows))
+	for i, r := range rows {
+		recs[i] = ndRec{fastKey(values[r*dims+dims-1], 0), uint64(r)}
+	}
+	for i, rec := range sortStable(recs, nil) {
+		rows[i] = int(rec.aux)
+	}
 }
 
 // compareAxis orders fronts along their x-axis, the last objective: raw

@@ -3,6 +3,7 @@ package spica
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -344,4 +345,47 @@ func TestMatrixShapeErrors(t *testing.T) {
 	if err != nil || got == nil || len(got) != 0 {
 		t.Errorf("empty matrix: %v, %v", got, err)
 	}
+}
+
+// TestParetoFrontLargePoolsMatchOracle takes pools past the sizes where
+// the engine switches to its radix sort and pre-filter, with few distinct
+// values (so long runs of copies), NaN and ±Inf, in every mix of
+// directions, some candidates scalar.
+func TestParetoFrontLargePoolsMatchOracle(t *testing.T) {
+	palette := []float64{math.NaN(), math.Inf(-1), -2, math.Copysign(0, -1), 0, 1, 2.5, 3, math.Inf(1)}
+	objsets := [][]OptimizationTarget{
+		{TargetThroughputPerGPU, TargetThroughputPerUser},
+		{TargetE2ELatency, TargetThroughputPerUser},
+		{TargetThroughputPerGPU, TargetE2ELatency},
+		{TargetThroughputPerUser, TargetE2ELatency, TargetGoodput},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		objs := rapid.SampledFrom(objsets).Draw(t, "objs")
+		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
+		n := rapid.IntRange(200, 1200).Draw(t, "n")
+		distinct := rapid.IntRange(2, len(palette)).Draw(t, "distinct")
+		spread := rapid.Bool().Draw(t, "continuous") // else values come from the palette
+		pool := make([]Candidate, n)
+		for i := range pool {
+			pool[i].Config = map[string]any{"id": i}
+			if rng.IntN(20) == 0 {
+				continue
+			}
+			pool[i].Objectives = map[string]float64{}
+			for _, o := range objs {
+				v := palette[rng.IntN(distinct)]
+				if spread && rng.IntN(50) != 0 {
+					v = rng.Float64()
+				}
+				pool[i].Objectives[o.String()] = v
+			}
+		}
+		got, err := ParetoFront(pool, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ids(refFront(pool, objs)), ids(got)); diff != "" {
+			t.Fatalf("front mismatch (-oracle +got):\n%s", diff)
+		}
+	})
 }
