@@ -117,6 +117,22 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 	dims := len(objectives)
 	rows := frontByAxis(values, len(values)/dims, dims, directions(objectives))
 	front := make([]Candidate, len(rows))
+	if pool == nil && len(rows) > len(cands)/4 && len(cands) <= math.MaxInt32 {
+		// A front of much of the pool is gathered in input order: reading
+		// the candidates in sequence, not in the front's order, saves a
+		// cache miss per candidate (about a sixth of the call on a 1e5
+		// pool all on the front).
+		at := make([]int32, len(cands)) // 1 + place in the front, 0 if none
+		for i, row := range rows {
+			at[row] = int32(i + 1)
+		}
+		for row, i := range at {
+			if i > 0 {
+				front[i-1] = cands[row]
+			}
+		}
+		return front, nil
+	}
 	for i, row := range rows {
 		front[i] = cands[candidateOf(pool, row)]
 	}
