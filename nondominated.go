@@ -7,32 +7,11 @@ import (
 	"slices"
 )
 
-// nonDominatedRows is the engine behind [NonDominated]: the indices of the
-// non-dominated rows of an already validated n×dims matrix, ascending.
-//
-// Every path compares the order-preserving keys of [objectiveKey], so
-// "smaller is better" holds in every column. The algorithms are those of
-// Kung, Luccio and Preparata, "On finding the maxima of a set of vectors",
-// JACM 22(4), 1975, on top of a radix sort of the 64-bit keys (O(n·w/11)
-// for w varying key bits; see radixSort):
-//
-//   - d = 1: one pass for the least key, O(n).
-//   - d = 2: sort by the first key and sweep, keeping the best second key
-//     seen so far: O(n) after the radix sort.
-//   - d = 3: sort lexicographically and sweep, keeping the staircase of the
-//     last two keys as a prefix-minimum Fenwick tree over the ranks of the
-//     second key: O(n log n).
-//   - d ≥ 4: divide and conquer on the lexicographic order, with the
-//     "marriage" of the halves split on medians and dropping a column
-//     whenever one side is known to be no worse in it, down to a two-column
-//     sweep: O(n log^(d-2) n). Subproblems of a few dozen rows compare all
-//     pairs.
-//
-// Before any sort, one pass tests every row against a few pivot rows that
-// improve as the pass goes (see pivotSet) and drops the dominated ones. On
-// random data that leaves a thin shell near the front, so the cost is about
-// that of reading the matrix; when nearly every row is on the front, the
-// filter notices within its first rows and stands down.
+// nonDominatedRows is the engine behind [NonDominated], whose godoc names
+// the algorithms: the indices of the non-dominated rows of an already
+// validated n×dims matrix, ascending. Every path compares the keys of
+// fastKey, so "smaller is better" holds in every column; the radix sort is
+// radixSort, the pre-filter pivotSet.
 //
 // Exact duplicates are why ties need care: equal rows never dominate each
 // other, but a lexicographic sort makes every dominator of a row come before

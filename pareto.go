@@ -14,6 +14,27 @@ import (
 // number in its column, and -0.0 equals 0.0. Equal rows do not dominate each
 // other, so all copies of a non-dominated row are returned.
 //
+// The algorithms are those of H. T. Kung, F. Luccio and F. P. Preparata,
+// "On finding the maxima of a set of vectors", JACM 22(4), 1975, each on
+// top of a radix sort of 64-bit keys that order the values in each column's
+// direction (a comparison sort serves only small inputs and runs of equal
+// first keys):
+//
+//   - 1 column: one pass for the best value, O(n).
+//   - 2 columns: sort by the first column and sweep, keeping the best
+//     second value seen so far: O(n) after the radix sort.
+//   - 3 columns: sort lexicographically and sweep, keeping the staircase of
+//     the last two columns in a prefix-minimum Fenwick tree: O(n log n).
+//   - 4 or more: Kung's divide and conquer on the lexicographic order,
+//     O(n log^(d-2) n), comparing all pairs only in subproblems of a few
+//     dozen rows.
+//
+// Before any sort, one pass drops the rows that a few pivot rows (the best
+// row of each column and one near the knee of the front, improving as the
+// pass goes) dominate, so on data with a small front the cost is about one
+// read of the matrix; when most rows survive the first few thousand, the
+// filter stands down.
+//
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty
 // result. values is not modified.
