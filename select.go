@@ -30,7 +30,13 @@ func BestSubjectTo(cands []Candidate, objective OptimizationTarget, bounds ...Bo
 	if err != nil {
 		return Candidate{}, false, fmt.Errorf("objective: %w", err)
 	}
-	limits := make([]uint64, len(bounds))
+	// Each bound's direction and limit as a key, found once for all
+	// candidates.
+	type limit struct {
+		maximize bool
+		key      uint64
+	}
+	limits := make([]limit, len(bounds))
 	for i, b := range bounds {
 		max, err := b.Target.Maximize()
 		if err != nil {
@@ -39,7 +45,7 @@ func BestSubjectTo(cands []Candidate, objective OptimizationTarget, bounds ...Bo
 		if b.Value != b.Value {
 			return Candidate{}, false, fmt.Errorf("%w: bounds[%d] (%s) is NaN", ErrInvalidBound, i, b.Target)
 		}
-		limits[i] = objectiveKey(b.Value, max)
+		limits[i] = limit{max, objectiveKey(b.Value, max)}
 	}
 	best, bestKey := -1, uint64(0)
 	for i := range cands {
@@ -53,12 +59,11 @@ func BestSubjectTo(cands []Candidate, objective OptimizationTarget, bounds ...Bo
 		}
 		meets := true
 		for j, b := range bounds {
-			max := targetTable[b.Target].dir == dirMaximize
-			k, err := candidateKey(c, i, b.Target, max)
+			k, err := candidateKey(c, i, b.Target, limits[j].maximize)
 			if err != nil {
 				return Candidate{}, false, err
 			}
-			meets = meets && k <= limits[j]
+			meets = meets && k <= limits[j].key
 		}
 		if meets && (best < 0 || key < bestKey || key == bestKey && c.UsedGPUs < cands[best].UsedGPUs) {
 			best, bestKey = i, key
