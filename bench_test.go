@@ -74,22 +74,30 @@ func ndBenchMax(shape string, d int) int {
 // BenchmarkNonDominated times NonDominated with every column minimized;
 // compare with BenchmarkSortFloat64 of the same n in the same run.
 func BenchmarkNonDominated(b *testing.B) {
+	benchShapes(b, ndBenchMax, func(b *testing.B, shape string, d, n int) {
+		values := benchMatrix(shape, n, d)
+		maximize := make([]bool, d)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if _, err := NonDominated(values, d, maximize); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchShapes runs bench as sub-benchmarks shape=S/d=D/n=N over every shape,
+// d in 2..4 and benchSizes up to maxN(shape, d).
+func benchShapes(b *testing.B, maxN func(shape string, d int) int, bench func(b *testing.B, shape string, d, n int)) {
 	for _, shape := range []string{"uniform", "line", "sphere"} {
 		for _, d := range []int{2, 3, 4} {
 			for _, size := range benchSizes {
-				if size.n > ndBenchMax(shape, d) {
+				if size.n > maxN(shape, d) {
 					continue
 				}
 				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
-					values := benchMatrix(shape, size.n, d)
-					maximize := make([]bool, d)
-					b.ReportAllocs()
-					b.ResetTimer()
-					for b.Loop() {
-						if _, err := NonDominated(values, d, maximize); err != nil {
-							b.Fatal(err)
-						}
-					}
+					bench(b, shape, d, size.n)
 				})
 			}
 		}
@@ -205,24 +213,15 @@ func BenchmarkParetoFrontBaseline(b *testing.B) {
 }
 
 func benchFrontPools(b *testing.B, run func(*testing.B, []Candidate, []OptimizationTarget)) {
-	for _, shape := range []string{"uniform", "line", "sphere"} {
-		for _, d := range []int{2, 3, 4} {
-			for _, size := range benchSizes {
-				if size.n > pfBenchMax(shape, d) {
-					continue
-				}
-				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
-					cands := benchCandidates(shape, size.n, d)
-					objs := benchObjectives[:d]
-					b.ReportAllocs()
-					b.ResetTimer()
-					for b.Loop() {
-						run(b, cands, objs)
-					}
-				})
-			}
+	benchShapes(b, pfBenchMax, func(b *testing.B, shape string, d, n int) {
+		cands := benchCandidates(shape, n, d)
+		objs := benchObjectives[:d]
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			run(b, cands, objs)
 		}
-	}
+	})
 }
 
 func BenchmarkNonDominatedSort(b *testing.B) {
