@@ -81,18 +81,18 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 // non-nil Objectives take part, and the errors are those of ParetoFront.
 // cands is not modified; the candidates share their maps with cands.
 func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candidate, error) {
-	values, pool, err := objectiveMatrix(cands, objectives)
+	values, maximize, pool, err := objectiveMatrix(cands, objectives)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(objectives)
 	n := len(values) / dims
-	layerOf := nonDominatedLayers(values, n, dims, directions(objectives))
+	layerOf := nonDominatedLayers(values, n, dims, maximize)
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
 	}
-	sortByLastObjective(rows, values, dims)
+	sortByAxis(rows, values, dims)
 	// Deal the rows, now in front order, into their layers.
 	size := []int{}
 	for _, l := range layerOf {

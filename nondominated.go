@@ -38,29 +38,15 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		return []int{}
 	}
 	flip := keyFlips(maximize)
-	if dims == 1 {
-		return minKeyRows(values, flip[0])
-	}
-	if dims == 2 {
-		return front2(values, n, flip, t, byRow)
-	}
-	var keys []uint64
-	var rows []int // the row of each key row; nil when every row is a candidate
-	if n >= t.prefilterMin {
-		keys, rows = pivotFilter(values, n, dims, flip, t.probe)
-	} else {
-		keys = keyMatrix(values, dims, flip)
-	}
-	m := len(keys) / dims
-	var keep []bool
 	switch dims {
-	case 3:
-		keep = front3(keys, m, t)
-	default:
-		keep = frontKung(keys, dims, m, t)
+	case 1:
+		return minKeyRows(values, flip[0])
+	case 2:
+		return ascendingRows(front2(values, n, flip, t), n)
 	}
+	_, keep, rows := frontMarks(values, n, dims, flip, t)
 	if rows == nil {
-		rows = make([]int, 0, m)
+		rows = make([]int, 0, len(keep))
 		for j, ok := range keep {
 			if ok {
 				rows = append(rows, j)
@@ -77,6 +63,78 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		}
 	}
 	return rows[:f]
+}
+
+// frontLead is the engine for callers who want the front along its first
+// column: the non-dominated rows as records of their first key and their
+// row, key ascending, rows with equal first keys in no set order. The
+// records are the engine's own sorted records, so the order costs nothing.
+func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []ndRec {
+	if n == 0 {
+		return nil
+	}
+	flip := keyFlips(maximize)
+	switch dims {
+	case 1:
+		rows := minKeyRows(values, flip[0])
+		front := make([]ndRec, len(rows))
+		for i, r := range rows {
+			front[i] = ndRec{fastKey(values[r], flip[0]), uint64(r)}
+		}
+		return front
+	case 2:
+		return front2(values, n, flip, t)
+	}
+	lex, keep, rows := frontMarks(values, n, dims, flip, t)
+	f := 0
+	for _, s := range lex {
+		if keep[s.aux] {
+			row := s.aux
+			if rows != nil {
+				row = uint64(rows[row])
+			}
+			lex[f] = ndRec{s.key, row}
+			f++
+		}
+	}
+	return lex[:f]
+}
+
+// frontMarks is the engine for three or more columns. It returns the key
+// rows that pass the pre-filter in lexicographic order, as records of their
+// first key and key row; keep, which marks the key rows on the front; and
+// the row of each key row, or nil when key row j is row j.
+func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning) (lex []ndRec, keep []bool, rows []int) {
+	var keys []uint64
+	if n >= t.prefilterMin {
+		keys, rows = pivotFilter(values, n, dims, flip, t.probe)
+	} else {
+		keys = keyMatrix(values, dims, flip)
+	}
+	m := len(keys) / dims
+	if dims == 3 {
+		lex, keep = front3(keys, m, t)
+	} else {
+		lex, keep = frontKung(keys, dims, m, t)
+	}
+	return lex, keep, rows
+}
+
+// ascendingRows lists the rows of front in ascending order, in linear time
+// through a bitmap over all n rows.
+func ascendingRows(front []ndRec, n int) []int {
+	set := make([]uint64, (n+63)/64)
+	for _, rec := range front {
+		set[rec.aux>>6] |= 1 << (rec.aux & 63)
+	}
+	rows := make([]int, 0, len(front))
+	for w, b := range set {
+		for b != 0 {
+			rows = append(rows, w<<6|bits.TrailingZeros64(b))
+			b &= b - 1
+		}
+	}
+	return rows
 }
 
 // keyFlips gives each column the mask fastKey takes: all ones for a
@@ -438,19 +496,6 @@ func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
 	}
 }
 
-// frontOrder is the order in which front2 hands back the front.
-type frontOrder int8
-
-const (
-	byRow frontOrder = iota // ascending row index, as NonDominated returns it
-	// bySweep is the sweep's own order: first key ascending, so second key
-	// descending, copies of a row (adjacent) by row ascending.
-	bySweep
-	// bySweepCopiesDescending is bySweep with copies by row descending, so
-	// that the reversed list has them ascending.
-	bySweepCopiesDescending
-)
-
 // front2 is the two-column front. Within a run of equal first keys only the
 // rows holding the run's least second key can survive; they do when that key
 // beats every second key of a strictly better first key.
@@ -460,8 +505,9 @@ const (
 // looks a second key up in values only when two prefixes tie, which on
 // continuous data with a million rows (44 bits of prefix) is rare.
 //
-// order says how the front comes back; see frontOrder.
-func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder) []int {
+// The front comes back in the sweep's order, first key ascending, as records
+// of the first key and the row, written over the sorted records.
+func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 	f0, f1 := flip[0], flip[1]
 	rowBits := uint(bits.Len(uint(n - 1)))
 	rowMask := uint64(1)<<rowBits - 1
@@ -543,10 +589,6 @@ func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder
 		buf = make([]ndRec, m)
 	}
 	sorted, _ := sortRecs(recs, buf, t)
-	// The front is gathered in a bitmap over the rows, which hands it back in
-	// row order in linear time.
-	set := make([]uint64, (n+63)/64)
-	count := 0
 	exact := func(aux uint64) uint64 { return fastKey(values[2*(aux&rowMask)+1], f1) }
 	// less reports whether the second key of payload a is below that of b.
 	less := func(a, b uint64) bool {
@@ -557,17 +599,10 @@ func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder
 	}
 	var best uint64 // the payload of a row with the best second key so far
 	seen := false
-	var ordered []int
-	if order != byRow {
-		ordered = make([]int, 0, m)
-	}
-	keepRow := func(aux uint64) {
-		r := aux & rowMask
-		if order != byRow {
-			ordered = append(ordered, int(r))
-			return
-		}
-		set[r>>6] |= 1 << (r & 63)
+	// The front overwrites the records already read: count never passes i.
+	count := 0
+	keep := func(k0, aux uint64) {
+		sorted[count] = ndRec{k0, aux & rowMask}
 		count++
 	}
 	for i := 0; i < m; {
@@ -578,7 +613,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder
 		}
 		if j == i+1 { // the common case: no tie in the first key
 			if a := sorted[i].aux; !seen || less(a, best) {
-				keepRow(a)
+				keep(k0, a)
 				best, seen = a, true
 			}
 			i = j
@@ -592,34 +627,16 @@ func front2(values []float64, n int, flip []uint64, t ndTuning, order frontOrder
 			}
 		}
 		if !seen || less(runMin, best) {
-			start := len(ordered)
 			for _, s := range run {
 				if !less(runMin, s.aux) {
-					keepRow(s.aux)
+					keep(k0, s.aux)
 				}
-			}
-			// The rows kept from a run are copies of one another.
-			switch order {
-			case bySweep:
-				slices.Sort(ordered[start:])
-			case bySweepCopiesDescending:
-				slices.SortFunc(ordered[start:], func(a, b int) int { return cmp.Compare(b, a) })
 			}
 			best, seen = runMin, true
 		}
 		i = j
 	}
-	if order != byRow {
-		return ordered
-	}
-	front := make([]int, 0, count)
-	for w, b := range set {
-		for b != 0 {
-			front = append(front, w<<6|bits.TrailingZeros64(b))
-			b &= b - 1
-		}
-	}
-	return front
+	return sorted[:count]
 }
 
 // lexSort sorts the key rows lexicographically: a radix sort on the first
@@ -652,7 +669,10 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 // second and third keys no worse dominates it. The staircase of those pairs is
 // a Fenwick tree over the dense ranks of the second key holding prefix minima
 // of the third: O(log n) to ask and to insert, with no rebalancing.
-func front3(keys []uint64, m int, t ndTuning) []bool {
+//
+// It returns the key rows in lexicographic order (see lexSort) and keep,
+// which marks, by key row, the rows on the front.
+func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	lex, spare := lexSort(keys, 3, m, t)
 	// One gather into lexicographic order, after which the sweep reads
 	// sequentially: equal second keys have equal ranks, so a duplicate row
@@ -680,7 +700,7 @@ func front3(keys []uint64, m int, t ndTuning) []bool {
 	// MaxUint64 is also the key of NaN, so emptiness is tracked apart: a
 	// prefix holds a row iff it reaches the least rank inserted.
 	lowest := ranks
-	keep := make([]bool, m)
+	keep = make([]bool, m)
 	for i := 0; i < m; {
 		r, z := rank[i], k2[i]
 		j := i + 1
@@ -706,7 +726,7 @@ func front3(keys []uint64, m int, t ndTuning) []bool {
 		}
 		i = j
 	}
-	return keep
+	return lex, keep
 }
 
 // kung holds the distinct rows, in lexicographic order, for the divide and
@@ -723,9 +743,10 @@ type kung struct {
 
 func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
 
-// frontKung is the divide and conquer for four or more columns.
-func frontKung(keys []uint64, dims, m int, t ndTuning) []bool {
-	lex, _ := lexSort(keys, dims, m, t)
+// frontKung is the divide and conquer for four or more columns. It returns
+// what front3 returns.
+func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
+	lex, _ = lexSort(keys, dims, m, t)
 	same := func(a, b uint64) bool {
 		return slices.Equal(keys[a*uint64(dims):(a+1)*uint64(dims)], keys[b*uint64(dims):(b+1)*uint64(dims)])
 	}
@@ -754,7 +775,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) []bool {
 		ids[i] = i
 	}
 	k.maxima(ids)
-	keep := make([]bool, m)
+	keep = make([]bool, m)
 	u := -1
 	for i, s := range lex {
 		if i == 0 || !same(s.aux, lex[i-1].aux) {
@@ -762,7 +783,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) []bool {
 		}
 		keep[s.aux] = !k.dead[u]
 	}
-	return keep
+	return lex, keep
 }
 
 // maxima marks dead every row of ids (distinct, lexicographically ascending)

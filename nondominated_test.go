@@ -56,6 +56,29 @@ func oracleFront(values []float64, dims int, maximize []bool) []int {
 	return front
 }
 
+// oracleAxisFront is the front in ParetoFront's order for a matrix laid out
+// as objectiveMatrix lays it out: column 0's raw value ascending, NaN last,
+// ties in row order.
+func oracleAxisFront(values []float64, dims int, maximize []bool) []int {
+	front := oracleFront(values, dims, maximize)
+	slices.SortStableFunc(front, func(a, b int) int { return compareAxis(values[a*dims], values[b*dims]) })
+	return front
+}
+
+// axisRows is the rows of frontByAxis under a tuning, after checking that
+// each record's key is its row's key in column 0.
+func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool, tuning ndTuning) []int {
+	rows := []int{}
+	flip := keyFlips(maximize)[0]
+	for _, rec := range frontByAxis(values, len(values)/dims, dims, maximize, tuning) {
+		if want := fastKey(values[int(rec.aux)*dims], flip); rec.key != want {
+			t.Fatalf("row %d has key %#x, want %#x", rec.aux, rec.key, want)
+		}
+		rows = append(rows, int(rec.aux))
+	}
+	return rows
+}
+
 // ndTunings force every path of the engine on inputs small enough for the
 // oracle: pre-filter on and off, radix and comparison sorts, and divide and
 // conquer recursing down to single rows.
@@ -113,6 +136,10 @@ func TestNonDominatedTable(t *testing.T) {
 				}
 				if oracle := oracleFront(tt.values, dims, tt.maximize); !slices.Equal(oracle, tt.want) {
 					t.Errorf("the oracle disagrees with the table: %v", oracle)
+				}
+				want := oracleAxisFront(tt.values, dims, tt.maximize)
+				if diff := cmp.Diff(want, axisRows(t, tt.values, dims, tt.maximize, tuning)); diff != "" {
+					t.Errorf("front along column 0 mismatch (-oracle +got):\n%s", diff)
 				}
 			})
 		}
@@ -173,9 +200,13 @@ func TestNonDominatedMatchesOracle(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("NonDominated = %v, oracle %v", got, want)
 		}
+		wantAxis := oracleAxisFront(values, dims, maximize)
 		for name, tuning := range ndTunings {
 			if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
 				t.Fatalf("tuning %s: front = %v, oracle %v", name, got, want)
+			}
+			if got := axisRows(t, values, dims, maximize, tuning); !slices.Equal(got, wantAxis) {
+				t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
 			}
 		}
 		if !slices.EqualFunc(values, before, func(a, b float64) bool {
@@ -232,6 +263,7 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("d=%d/%s/%s", dims, shape, dir), func(t *testing.T) {
 					want := oracleFront(values, dims, maximize)
+					wantAxis := oracleAxisFront(values, dims, maximize)
 					got, err := NonDominated(values, dims, maximize)
 					if err != nil {
 						t.Fatal(err)
@@ -243,6 +275,9 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 						got := nonDominatedTuned(values, n, dims, maximize, tuning)
 						if diff := cmp.Diff(want, got); diff != "" {
 							t.Errorf("tuning %s: front mismatch (-oracle +got):\n%s", name, diff)
+						}
+						if diff := cmp.Diff(wantAxis, axisRows(t, values, dims, maximize, tuning)); diff != "" {
+							t.Errorf("tuning %s: front along column 0 mismatch (-oracle +got):\n%s", name, diff)
 						}
 					}
 				})

@@ -131,21 +131,21 @@ func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, 
 // It reads each candidate's values once into a flat matrix and runs the
 // engine of [NonDominated] on it.
 func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidate, error) {
-	values, pool, err := objectiveMatrix(cands, objectives)
+	values, maximize, pool, err := objectiveMatrix(cands, objectives)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(objectives)
-	rows := frontByAxis(values, len(values)/dims, dims, directions(objectives))
-	front := make([]Candidate, len(rows))
-	if pool == nil && len(rows) > len(cands)/4 && len(cands) <= math.MaxInt32 {
+	recs := frontByAxis(values, len(values)/dims, dims, maximize, ndDefaults)
+	front := make([]Candidate, len(recs))
+	if pool == nil && len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
 		// A front of much of the pool is gathered in input order: reading
 		// the candidates in sequence, not in the front's order, saves a
 		// cache miss per candidate (about a sixth of the call on a 1e5
 		// pool all on the front).
 		at := make([]int32, len(cands)) // 1 + place in the front, 0 if none
-		for i, row := range rows {
-			at[row] = int32(i + 1)
+		for i, rec := range recs {
+			at[rec.aux] = int32(i + 1)
 		}
 		for row, i := range at {
 			if i > 0 {
@@ -154,8 +154,8 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		}
 		return front, nil
 	}
-	for i, row := range rows {
-		front[i] = cands[candidateOf(pool, row)]
+	for i, rec := range recs {
+		front[i] = cands[candidateOf(pool, int(rec.aux))]
 	}
 	return front, nil
 }
@@ -168,53 +168,50 @@ func candidateOf(pool []int, row int) int {
 	return pool[row]
 }
 
-// frontByAxis returns the non-dominated rows of a validated matrix in
-// ParetoFront's order: by the last column's raw value ascending, NaN last,
-// ties in row order.
-func frontByAxis(values []float64, n, dims int, maximize []bool) []int {
-	if dims != 2 || n == 0 {
-		rows := nonDominatedRows(values, n, dims, maximize)
-		sortByLastObjective(rows, values, dims)
-		return rows
+// frontByAxis returns the non-dominated rows of a validated matrix laid out
+// as objectiveMatrix lays it out, in ParetoFront's order: by the raw value
+// of column 0, the x-axis, ascending, NaN last, ties in row order. Each
+// record holds the row's key in column 0 and, in aux, the row.
+//
+// The engine already hands the front back along column 0, so the order costs
+// a reversal at most, and a sort of each run of equal values by row; on
+// continuous data such runs are copies of one row and rare.
+func frontByAxis(values []float64, n, dims int, maximize []bool, t ndTuning) []ndRec {
+	front := frontLead(values, n, dims, maximize, t)
+	nan := len(front) // NaN has the largest key in either direction
+	for nan > 0 && front[nan-1].key == math.MaxUint64 {
+		nan--
 	}
-	// The two-column sweep already visits the front in first-key order,
-	// along which a front's second key falls; a front can be the whole
-	// pool, so reading that order beats sorting the front again. Rows with
-	// equal last values are copies (else one would dominate the other),
-	// which the sweep hands back adjacent and in the row order asked for.
-	flip := keyFlips(maximize)
-	if !maximize[1] {
-		// Second key falling is the raw value falling: turn it round.
-		rows := front2(values, n, flip, ndDefaults, bySweepCopiesDescending)
-		slices.Reverse(rows)
-		return rows
+	if maximize[0] {
+		// The keys of a maximized column fall as its values rise.
+		slices.Reverse(front[:nan])
 	}
-	rows := front2(values, n, flip, ndDefaults, bySweep)
-	// A row whose last value is NaN is on the front only by its first
-	// value, so such rows lead the sweep; their place is last.
-	nan := 0
-	for nan < len(rows) && values[2*rows[nan]+1] != values[2*rows[nan]+1] {
-		nan++
-	}
-	if nan > 0 {
-		rows = append(rows[nan:], rows[:nan]...)
-	}
-	return rows
+	sortTiesByAux(front)
+	return front
 }
 
 // objectiveMatrix validates objectives and reads the pool (candidates with
-// non-nil Objectives) into a row-major matrix; pool[row] is the row's index
-// in cands, and pool is nil when every candidate is in the pool (row i is
-// candidate i).
-func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, pool []int, err error) {
+// non-nil Objectives) into a row-major matrix, with maximize giving each
+// column's direction. pool[row] is the row's index in cands, and pool is nil
+// when every candidate is in the pool (row i is candidate i).
+//
+// Column 0 holds the last objective, the x-axis along which fronts are
+// listed, and columns 1… the others in order: dominance does not depend on
+// the order of the columns, and the engine hands a front back along its
+// first.
+func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, maximize []bool, pool []int, err error) {
 	if err := checkObjectives(objectives, 1); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	keys := make([]string, len(objectives))
+	dims := len(objectives)
+	keys := make([]string, dims)
+	maximize = make([]bool, dims)
 	for i, t := range objectives {
-		keys[i] = t.String()
+		c := (i + 1) % dims
+		keys[c] = t.String()
+		maximize[c] = targetTable[t].dir == dirMaximize
 	}
-	values = make([]float64, 0, len(cands)*len(keys))
+	values = make([]float64, 0, len(cands)*dims)
 	skipped := false
 	for i := range cands {
 		obj := cands[i].Objectives
@@ -232,7 +229,7 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 		for _, key := range keys {
 			v, ok := obj[key]
 			if !ok {
-				return nil, nil, fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, key)
+				return nil, nil, nil, lacksObjective(i, obj, objectives)
 			}
 			values = append(values, v)
 		}
@@ -240,7 +237,20 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 			pool = append(pool, i)
 		}
 	}
-	return values, pool, nil
+	return values, maximize, pool, nil
+}
+
+// lacksObjective is the error for candidate i, whose objectives lack one of
+// objectives: it names the first one missing in the order given.
+func lacksObjective(i int, obj map[string]float64, objectives []OptimizationTarget) error {
+	key := ""
+	for _, t := range objectives {
+		if _, ok := obj[t.String()]; !ok {
+			key = t.String()
+			break
+		}
+	}
+	return fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, key)
 }
 
 // directions returns each objective's maximize flag; the list is valid.
@@ -252,13 +262,14 @@ func directions(objectives []OptimizationTarget) []bool {
 	return maximize
 }
 
-// sortByLastObjective orders rows (ascending indices) by the raw value of
-// the last column ascending (see compareAxis), ties kept in index order. A
-// front can be the whole pool, so it sorts keys by radix, not by comparison.
-func sortByLastObjective(rows []int, values []float64, dims int) {
+// sortByAxis orders rows (ascending indices) of a matrix laid out as
+// objectiveMatrix lays it out by the raw value of column 0 ascending (see
+// compareAxis), ties kept in index order. A front can be the whole pool, so
+// it sorts keys by radix, not by comparison.
+func sortByAxis(rows []int, values []float64, dims int) {
 	recs := make([]ndRec, len(rows))
 	for i, r := range rows {
-		recs[i] = ndRec{fastKey(values[r*dims+dims-1], 0), uint64(r)}
+		recs[i] = ndRec{fastKey(values[r*dims], 0), uint64(r)}
 	}
 	for i, rec := range sortStable(recs, nil) {
 		rows[i] = int(rec.aux)
