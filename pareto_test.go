@@ -289,6 +289,14 @@ func TestParetoFrontErrors(t *testing.T) {
 	if !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "candidate 2") || !strings.Contains(err.Error(), `"throughput_per_user"`) {
 		t.Errorf("error = %v, want ErrInvalidCandidate naming candidate 2 and the key", err)
 	}
+	// The matrix is read x-axis first, but the error names the first missing
+	// objective in the order the caller gave.
+	empty := Candidate{Objectives: map[string]float64{}}
+	objs := []OptimizationTarget{TargetThroughput, TargetGoodput, TargetThroughputPerUser}
+	_, err = ParetoFront([]Candidate{{}, empty}, objs)
+	if !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), `candidate 1 lacks objective "throughput"`) {
+		t.Errorf("error = %v, want ErrInvalidCandidate naming candidate 1 and \"throughput\"", err)
+	}
 	for _, objs := range [][]OptimizationTarget{nil, {TargetPareto, TargetThroughput}, {TargetThroughput, TargetThroughput}, {TargetThroughput, 8}} {
 		if _, err := ParetoFront([]Candidate{good}, objs); !errors.Is(err, ErrInvalidParetoObjectives) {
 			t.Errorf("objectives %v: error = %v, want ErrInvalidParetoObjectives", objs, err)
