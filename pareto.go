@@ -141,8 +141,8 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 	if pool == nil && len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
 		// A front of much of the pool is gathered in input order: reading
 		// the candidates in sequence, not in the front's order, saves a
-		// cache miss per candidate (about a sixth of the call on a 1e5
-		// pool all on the front).
+		// cache miss per candidate (on 1e5 candidates in random order,
+		// 2.0-2.5 ms against 2.7-4.8 ms).
 		at := make([]int32, len(cands)) // 1 + place in the front, 0 if none
 		for i, rec := range recs {
 			at[rec.aux] = int32(i + 1)
