@@ -397,3 +397,24 @@ func TestParetoFrontLargePoolsMatchOracle(t *testing.T) {
 		}
 	})
 }
+
+// TestParetoFrontAllocations holds ParetoFront to a constant number of
+// allocations, whatever the size of the pool or of its front: slices, not
+// anything per candidate. Scalar candidates in the pool take the path that
+// maps rows back to candidates.
+func TestParetoFrontAllocations(t *testing.T) {
+	for _, d := range []int{1, 2, 3, 4} {
+		for _, shape := range []string{"uniform", "sphere"} {
+			cands := benchCandidates(shape, 5000, d)
+			cands[7].Objectives = nil
+			allocs := testing.AllocsPerRun(3, func() {
+				if _, err := ParetoFront(cands, benchObjectives[:d]); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if allocs > 25 {
+				t.Errorf("%s d=%d: %v allocations per call, want a constant few", shape, d, allocs)
+			}
+		}
+	}
+}
