@@ -152,7 +152,7 @@ func (g OptimizationGoal) SamplerObjectives() ([]SamplerObjective, error) {
 	objs := g.ResolvedParetoObjectives()
 	out := make([]SamplerObjective, len(objs))
 	for i, t := range objs {
-		out[i] = SamplerObjective{Name: t.String(), Maximize: targetTable[t].dir == dirMaximize}
+		out[i] = SamplerObjective{Name: t.String(), Maximize: t.maximized()}
 	}
 	return out, nil
 }

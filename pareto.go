@@ -102,7 +102,7 @@ func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, 
 		case !okB:
 			return false, fmt.Errorf("%w: b lacks objective %q", ErrInvalidCandidate, key)
 		}
-		maximize := targetTable[t].dir == dirMaximize
+		maximize := t.maximized()
 		ka, kb := objectiveKey(va, maximize), objectiveKey(vb, maximize)
 		if ka > kb {
 			return false, nil
@@ -209,7 +209,7 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 	for i, t := range objectives {
 		c := (i + 1) % dims
 		keys[c] = t.String()
-		maximize[c] = targetTable[t].dir == dirMaximize
+		maximize[c] = t.maximized()
 	}
 	values = make([]float64, 0, len(cands)*dims)
 	skipped := false
@@ -257,7 +257,7 @@ func lacksObjective(i int, obj map[string]float64, objectives []OptimizationTarg
 func directions(objectives []OptimizationTarget) []bool {
 	maximize := make([]bool, len(objectives))
 	for i, t := range objectives {
-		maximize[i] = targetTable[t].dir == dirMaximize
+		maximize[i] = t.maximized()
 	}
 	return maximize
 }

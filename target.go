@@ -157,6 +157,10 @@ func (t OptimizationTarget) Maximize() (bool, error) {
 	return false, fmt.Errorf("%w: %s optimizes one direction per objective", ErrNoScalarDirection, t)
 }
 
+// maximized is Maximize for a target already known to be valid and scalar,
+// as every objective of a checked list is.
+func (t OptimizationTarget) maximized() bool { return targetTable[t].dir == dirMaximize }
+
 // NeedsSLA reports whether the scalar target t is only meaningful under an
 // SLA: true for [TargetGoodput] and [TargetGoodputPerGPU] only. It is false
 // for [TargetPareto], whose need depends on its objectives; ask
