@@ -229,7 +229,7 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 		for _, key := range keys {
 			v, ok := obj[key]
 			if !ok {
-				return nil, nil, nil, lacksObjective(i, obj, objectives)
+				return nil, nil, nil, errLacksObjective(i, firstMissing(obj, objectives))
 			}
 			values = append(values, v)
 		}
@@ -240,16 +240,20 @@ func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 	return values, maximize, pool, nil
 }
 
-// lacksObjective is the error for candidate i, whose objectives lack one of
-// objectives: it names the first one missing in the order given.
-func lacksObjective(i int, obj map[string]float64, objectives []OptimizationTarget) error {
-	key := ""
+// firstMissing is the first of objectives, in the order given, that obj
+// lacks ("" if none).
+func firstMissing(obj map[string]float64, objectives []OptimizationTarget) string {
 	for _, t := range objectives {
 		if _, ok := obj[t.String()]; !ok {
-			key = t.String()
-			break
+			return t.String()
 		}
 	}
+	return ""
+}
+
+// errLacksObjective is the error for candidate i of a pool, which lacks the
+// objective named key.
+func errLacksObjective(i int, key string) error {
 	return fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, key)
 }
 

@@ -80,7 +80,7 @@ func BestSubjectTo(cands []Candidate, objective OptimizationTarget, bounds ...Bo
 func candidateKey(c *Candidate, i int, t OptimizationTarget, maximize bool) (uint64, error) {
 	v, ok := c.Objectives[t.String()]
 	if !ok {
-		return 0, fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, t)
+		return 0, errLacksObjective(i, t.String())
 	}
 	return objectiveKey(v, maximize), nil
 }
