@@ -35,3 +35,37 @@ func ExampleFrontSVG() {
 	// Output:
 	// wrote spica-front.svg: 5 candidates, 3 on the front
 }
+
+// The convergence curve of the example sweep as a picture, written to
+// spica-history.svg beside this file: the hypervolume above the automatic
+// reference point after each of the five runs (see
+// ExampleHypervolumeHistory for the numbers).
+func ExampleHistorySVG() {
+	goal := spica.OptimizationGoal{Target: spica.TargetPareto}
+	values, maximize, err := spica.ObjectiveMatrix(candidates(goal), goal.ResolvedParetoObjectives())
+	if err != nil {
+		panic(err)
+	}
+	ref, err := spica.ReferencePoint(values, 2, maximize)
+	if err != nil {
+		panic(err)
+	}
+	history, err := spica.HypervolumeHistory(values, 2, maximize, ref)
+	if err != nil {
+		panic(err)
+	}
+	f, err := os.Create("spica-history.svg")
+	if err != nil {
+		panic(err)
+	}
+	err = spica.HistorySVG(f, history, spica.PlotOptions{Title: "Example sweep: hypervolume after each run"})
+	if err := f.Close(); err != nil {
+		panic(err)
+	}
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("wrote spica-history.svg: hypervolume", history[len(history)-1], "after", len(history), "runs")
+	// Output:
+	// wrote spica-history.svg: hypervolume 21350 after 5 runs
+}
