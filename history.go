@@ -2,6 +2,7 @@ package spica
 
 import (
 	"math"
+	"slices"
 )
 
 // HypervolumeHistory returns, for each i, the [Hypervolume] of rows 0..i of
@@ -14,15 +15,17 @@ import (
 //
 // It is incremental: each row adds the volume it covers beyond the rows
 // before it. One column costs O(n); two cost O(n log n) in all (a staircase
-// over the rows' ranks in the first column, kept in a 64-ary bit tree). With
-// three or more columns a row costs a check against the current front, f
-// rows, and a row that enters it the hypervolume of the front clipped to
-// its box: O(n·f + m·f log f) for m front entries with three columns, which
-// is near O(n log n) when most rows are dominated by earlier ones and
-// O(n² log n) when every row enters the front. An O(n log n) bound for
-// three columns would integrate over a fourth column into an O(n log n)
+// over the rows' ranks in the first column, kept in a 64-ary bit tree).
+// With three columns a row walks the current front, f rows kept in order of
+// the third column, integrating the part of its box they leave uncovered:
+// O(f log f) per row, so about O(n log n) in all when most rows are
+// dominated by earlier ones (the usual course of a search) and O(n² log n)
+// when every row joins the front. An O(n log n) bound for three columns
+// would, integrated over a fourth column, give an O(n log n)
 // four-dimensional hypervolume, better than any known (O(n²), Guerreiro and
-// Fonseca, CCCG 2012; O(n^(4/3) polylog n), Chan, FOCS 2013).
+// Fonseca, CCCG 2012; O(n^(4/3) polylog n), Chan, FOCS 2013). With four or
+// more columns a row entering the front costs WFG's exclusive volume against
+// it (see [Hypervolume]).
 //
 // Errors are those of [Hypervolume]. An empty matrix gives an empty,
 // non-nil slice. values, maximize and ref are not modified.
@@ -48,6 +51,8 @@ func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float
 		gain = historyGains1(pts[:m])
 	case 2:
 		gain = historyGains2(pts[:2*m])
+	case 3:
+		gain = historyGains3(pts[:3*m])
 	default:
 		gain = historyGainsMany(pts[:m*dims], dims)
 	}
@@ -161,4 +166,134 @@ func coveringRow(pts []float64, dims int, front []int, p []float64) int {
 		}
 	}
 	return -1
+}
+
+// historyGains3 returns, for each row of a finite three-column extent
+// matrix, the volume its box adds to the union of the boxes of the rows
+// before it.
+//
+// The front of the rows seen so far is kept sorted by z, highest first. A
+// newcomer p's share is the integral over z in [0, z_p] of the part of its
+// rectangle [0,x_p]×[0,y_p] that the front rows reaching z do not cover:
+// walking the front downwards, the rows at or above z_p cover a staircase
+// from the start (one covering the whole rectangle covers p), and each row
+// below it extends the staircase, clipped to the rectangle, from its own z
+// down. The walk stops when the rectangle is covered. So a row costs O(f)
+// for a front of f rows, plus the clipped staircase, which is kept in a
+// sorted slice and holds only p's neighbours in practice.
+func historyGains3(pts []float64) []float64 {
+	m := len(pts) / 3
+	gain := make([]float64, m)
+	var front [][3]float64 // by z, highest first
+	var st clipStairs
+	// On search-like data most rows are dominated, and a few strong rows
+	// cover most of them: the last row found covering one is tried first.
+	var last [3]float64
+	covers := func(q, p [3]float64) bool { return q[0] >= p[0] && q[1] >= p[1] && q[2] >= p[2] }
+	for i := range m {
+		p := [3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}
+		if covers(last, p) {
+			continue
+		}
+		st.reset(p[0], p[1])
+		k := 0
+		for ; k < len(front) && front[k][2] >= p[2]; k++ {
+			if st.add(front[k][0], front[k][1]) {
+				break
+			}
+		}
+		if st.full { // covered by one row at or above z_p
+			last = front[k]
+			continue
+		}
+		at := k // p joins the front here
+		vol, z := 0.0, p[2]
+		for ; k < len(front) && !st.full; k++ {
+			q := front[k]
+			vol += st.free * (z - q[2])
+			z = q[2]
+			st.add(q[0], q[1])
+		}
+		if !st.full {
+			vol += st.free * z
+		}
+		gain[i] = saturate(vol)
+		// The rows p dominates leave the front; they lie at or below z_p
+		// (one level with p may stay, which costs time, not accuracy).
+		kept := at
+		for _, q := range front[at:] {
+			if !(q[0] <= p[0] && q[1] <= p[1] && q[2] < p[2]) {
+				front[kept] = q
+				kept++
+			}
+		}
+		front = slices.Insert(front[:kept], at, p)
+	}
+	return gain
+}
+
+// clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle
+// [0,w]×[0,h], as its staircase (x ascending, y descending), with the area
+// of the rectangle it leaves free.
+type clipStairs struct {
+	w, h, free float64
+	full       bool
+	x, y       []float64
+}
+
+func (s *clipStairs) reset(w, h float64) {
+	s.w, s.h, s.free, s.full = w, h, w*h, false
+	s.x, s.y = s.x[:0], s.y[:0]
+}
+
+// add puts the box [0,a]×[0,b] into the union, clipped to the rectangle,
+// and reports whether the rectangle is now covered.
+func (s *clipStairs) add(a, b float64) bool {
+	a, b = min(a, s.w), min(b, s.h)
+	if a == s.w && b == s.h {
+		s.full, s.free = true, 0
+		return true
+	}
+	// Most clipped boxes reach an edge of the rectangle, where the first
+	// or the last step decides them at once.
+	if n := len(s.x); n > 0 && (b == s.h && s.y[0] == s.h && a <= s.x[0] || a == s.w && s.x[n-1] == s.w && b <= s.y[n-1]) {
+		return false
+	}
+	// The first step at or right of a is the highest there; if it reaches
+	// b the box adds nothing.
+	i, _ := slices.BinarySearch(s.x, a)
+	hRight := 0.0
+	if i < len(s.x) {
+		if s.y[i] >= b {
+			return false
+		}
+		hRight = s.y[i]
+	}
+	// Left of a the union's height is the next step's y; the box adds
+	// b minus that height until a step reaches b, and the steps it passes
+	// are under the box.
+	j := i - 1
+	for j >= 0 && s.y[j] < b {
+		j--
+	}
+	gain := 0.0
+	right, h := a, hRight
+	for q := i - 1; q > j; q-- {
+		gain += (right - s.x[q]) * (b - h)
+		right, h = s.x[q], s.y[q]
+	}
+	xl := 0.0
+	if j >= 0 {
+		xl = s.x[j]
+	}
+	gain += (right - xl) * (b - h)
+	// Replace the passed steps, and a step at exactly a, by (a, b).
+	end := i
+	if i < len(s.x) && s.x[i] == a {
+		end = i + 1
+	}
+	s.x = slices.Replace(s.x, j+1, end, a)
+	s.y = slices.Replace(s.y, j+1, end, b)
+	s.free = max(s.free-gain, 0)
+	return false
 }
