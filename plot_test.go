@@ -348,3 +348,62 @@ func xmlSafe(s string) bool {
 	}
 	return true
 }
+
+// TestFrontSVGStaircase reads the staircase back: between two front points
+// it turns at the corner both dominate, the worse of the two in each
+// target's direction.
+func TestFrontSVGStaircase(t *testing.T) {
+	cand := func(lat, tp float64) Candidate {
+		return Candidate{Objectives: map[string]float64{"e2e_latency": lat, "throughput": tp}}
+	}
+	// Front, left to right: (100,10), (200,30), (300,40); (250,20) is
+	// dominated.
+	cands := []Candidate{cand(300, 40), cand(100, 10), cand(250, 20), cand(200, 30)}
+	tests := []struct {
+		name string
+		x, y OptimizationTarget
+		// corner k between front points k and k+1 has the x of point
+		// k+xFrom and the y of point k+yFrom.
+		xFrom, yFrom int
+	}{
+		// Latency minimized on x, throughput maximized on y: the corner
+		// takes the larger latency (the right point) and the smaller
+		// throughput (the left point).
+		{"lower x and higher y are better", TargetE2ELatency, TargetThroughput, 1, 0},
+		// Throughput on x: the front runs (10,100), (30,200), (40,300);
+		// the corner takes the smaller throughput (left) and the larger
+		// latency (right).
+		{"higher x and lower y are better", TargetThroughput, TargetE2ELatency, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := FrontSVG(&b, cands, tt.x, tt.y, PlotOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			d := xml.NewDecoder(&b)
+			var pts [][2]string
+			for {
+				tok, err := d.Token()
+				if err != nil {
+					break
+				}
+				if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "polyline" {
+					for _, p := range strings.Fields(attr(e, "points")) {
+						xy := strings.Split(p, ",")
+						pts = append(pts, [2]string{xy[0], xy[1]})
+					}
+				}
+			}
+			if len(pts) != 5 {
+				t.Fatalf("staircase %v, want 3 points and 2 corners", pts)
+			}
+			for k := 0; k < 2; k++ {
+				corner, from := pts[2*k+1], [2][2]string{pts[2*k], pts[2*k+2]}
+				if corner[0] != from[tt.xFrom][0] || corner[1] != from[tt.yFrom][1] {
+					t.Errorf("corner %d at %v between %v and %v", k, corner, from[0], from[1])
+				}
+			}
+		})
+	}
+}
