@@ -34,6 +34,9 @@ func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float
 	if err != nil {
 		return nil, err
 	}
+	if dims == 2 {
+		return history2(values, n, maximize, ref), nil
+	}
 	out := make([]float64, n)
 	pts, rows := extents(values, n, dims, maximize, ref)
 	// A row with an infinite extent makes every later volume +Inf, so only
@@ -49,8 +52,6 @@ func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float
 	switch dims {
 	case 1:
 		gain = historyGains1(pts[:m])
-	case 2:
-		gain = historyGains2(pts[:2*m])
 	case 3:
 		gain = historyGains3(pts[:3*m])
 	default:
@@ -92,35 +93,95 @@ func historyGains1(pts []float64) []float64 {
 	return gain
 }
 
-// historyGains2 returns, for each row of a finite two-column extent matrix,
-// the area its box adds to the union of the boxes of the rows before it.
-// The rows are ranked by x once, offline, so the staircase of the rows seen
-// so far lives in a bit tree over the ranks: a covered row costs one
-// neighbour lookup, and an insertion walks only the steps it removes, each
-// removed once, so the whole pass is O(n log₆₄ n) after the radix sort.
-func historyGains2(pts []float64) []float64 {
-	m := len(pts) / 2
-	gain := make([]float64, m)
-	a := make([]ndRec, m)
-	for i := range a {
-		a[i] = ndRec{math.Float64bits(pts[2*i]), uint64(i)}
+// history2 is HypervolumeHistory for two columns. Each row adds the area
+// its box adds to the union of the boxes of the rows before it. The rows
+// are ranked by x once, offline, so the staircase of the rows seen so far
+// lives in a bit tree over the ranks: a covered row costs one neighbour
+// lookup, and an insertion walks only the steps it removes, each removed
+// once, so the whole pass is O(n log₆₄ n) after the radix sort.
+func history2(values []float64, n int, maximize []bool, ref []float64) []float64 {
+	out := make([]float64, n)
+	// A row covered by an earlier one adds nothing. The earlier row with
+	// the largest box, the knee of the front so far, covers most rows of
+	// search-like data, so they are dropped before the sort.
+	type step struct {
+		x, y float64
+		row  int
 	}
-	a = sortStable(a, nil)
-	rank := make([]int, m)
-	x, y := make([]float64, m), make([]float64, m)
-	for r, e := range a {
-		i := int(e.aux)
-		rank[i] = r
-		x[r], y[r] = pts[2*i], pts[2*i+1]
-	}
-	t := staircase{set: newRankSet(m), x: x, y: y}
-	var removed []int
-	for i := range m {
-		if r := rank[i]; !t.covers(r) {
-			gain[i], removed = t.insert(r, 0, 0, removed[:0])
+	live := make([]step, 0, n)
+	infAt := n // the first row with an infinite extent in the box
+	kx, ky, kneeArea := 0.0, 0.0, 0.0
+	for i := range n {
+		x, y := ref[0]-values[2*i], ref[1]-values[2*i+1]
+		if maximize[0] {
+			x = values[2*i] - ref[0]
+		}
+		if maximize[1] {
+			y = values[2*i+1] - ref[1]
+		}
+		if !(x > 0 && y > 0) || kx >= x && ky >= y {
+			continue
+		}
+		if math.IsInf(x, 1) || math.IsInf(y, 1) {
+			infAt = i
+			break
+		}
+		live = append(live, step{x, y, i})
+		if a := x * y; a > kneeArea {
+			kx, ky, kneeArea = x, y, a
 		}
 	}
-	return gain
+	a := make([]ndRec, len(live))
+	for k, s := range live {
+		a[k] = ndRec{math.Float64bits(s.x), uint64(k)}
+	}
+	a = sortStable(a, nil)
+	// By rank, ties in x in order of arrival, so an earlier equal x is
+	// the rank just below.
+	rank := make([]int, len(live))
+	pt := make([]step, len(live))
+	for r, e := range a {
+		rank[e.aux] = r
+		pt[r] = live[e.aux]
+	}
+	set := newRankSet(len(live))
+	for k, s := range live {
+		r := rank[k]
+		p, q := set.prev(r), set.next(r)
+		if p >= 0 && pt[p].x >= s.x && pt[p].y >= s.y || q >= 0 && pt[q].y >= s.y {
+			continue // covered
+		}
+		// Right of the members left of s the union is as high as the
+		// first member right of it; s adds the strips above that height,
+		// walking left over the members it covers until one is higher.
+		h, right, gain := 0.0, s.x, 0.0
+		if q >= 0 {
+			h = pt[q].y
+		}
+		for ; p >= 0; p = set.prev(p) {
+			gain += (right - pt[p].x) * (s.y - h)
+			if pt[p].y > s.y {
+				break
+			}
+			set.remove(p)
+			h, right = pt[p].y, pt[p].x
+		}
+		if p < 0 {
+			gain += right * (s.y - h)
+		}
+		set.add(r)
+		out[s.row] = gain
+	}
+	total := 0.0
+	for i := range out {
+		if i >= infAt {
+			out[i] = math.Inf(1)
+			continue
+		}
+		total += out[i]
+		out[i] = total
+	}
+	return out
 }
 
 // historyGainsMany returns, for each row of a finite extent matrix with

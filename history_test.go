@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -200,6 +201,23 @@ func BenchmarkHypervolumeHistory(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+		// The two calls alternate within each iteration, so that the
+		// ratio holds on a machine whose load drifts.
+		b.Run(name+"/f=ratio", func(b *testing.B) {
+			var hist, hv time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := HypervolumeHistory(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+				hist, hv = hist+t1.Sub(t0), hv+time.Since(t1)
+			}
+			b.ReportMetric(float64(hist)/float64(hv), "history/hypervolume")
 		})
 	}
 }
