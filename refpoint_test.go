@@ -179,3 +179,26 @@ func TestReferencePointMatchesOracle(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkReferencePoint times the reference point of 1e5 uniform rows of
+// three columns beside the NonDominated call it is built on.
+func BenchmarkReferencePoint(b *testing.B) {
+	values := benchMatrix("uniform", 1e5, 3)
+	maximize := make([]bool, 3)
+	b.Run("f=ReferencePoint", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ReferencePoint(values, 3, maximize); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("f=NonDominated", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := NonDominated(values, 3, maximize); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
