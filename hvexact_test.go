@@ -29,9 +29,16 @@ func oriented(v float64, maximize bool) float64 {
 	return -v
 }
 
-// exactExclusive is the grid oracle of gridOracle in rational arithmetic:
-// the exact volume each row covers alone. Values must be finite.
+// exactExclusive is the exact volume each row covers alone; see exactGrid.
 func exactExclusive(values []float64, dims int, maximize []bool, ref []float64) []*big.Rat {
+	_, excl := exactGrid(values, dims, maximize, ref)
+	return excl
+}
+
+// exactGrid is the grid oracle of gridOracle in rational arithmetic: the
+// exact volume covered by any row and by each row alone. Values must be
+// finite.
+func exactGrid(values []float64, dims int, maximize []bool, ref []float64) (*big.Rat, []*big.Rat) {
 	n := len(values) / dims
 	w := make([]float64, len(values))
 	for i, v := range values {
@@ -60,12 +67,12 @@ func exactExclusive(values []float64, dims int, maximize []bool, ref []float64) 
 		sort.Float64s(e)
 		edges[j] = slices.Compact(e)
 	}
-	out := make([]*big.Rat, n)
+	total, out := new(big.Rat), make([]*big.Rat, n)
 	for i := range out {
 		out[i] = new(big.Rat)
 	}
 	if len(rows) == 0 {
-		return out
+		return total, out
 	}
 	cell := make([]int, dims)
 	for {
@@ -80,12 +87,15 @@ func exactExclusive(values []float64, dims int, maximize []bool, ref []float64) 
 				who = i
 			}
 		}
-		if covering == 1 {
+		if covering > 0 {
 			vol := big.NewRat(1, 1)
 			for j := range dims {
 				vol.Mul(vol, new(big.Rat).Sub(rat(edges[j][cell[j]+1]), rat(edges[j][cell[j]])))
 			}
-			out[who].Add(out[who], vol)
+			total.Add(total, vol)
+			if covering == 1 {
+				out[who].Add(out[who], vol)
+			}
 		}
 		j := 0
 		for ; j < dims; j++ {
@@ -96,7 +106,7 @@ func exactExclusive(values []float64, dims int, maximize []bool, ref []float64) 
 			cell[j] = 0
 		}
 		if j == dims {
-			return out
+			return total, out
 		}
 	}
 }
@@ -310,5 +320,54 @@ func TestHypervolumeContributionsAccuracyInMoreColumns(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHypervolumeStaysFiniteWhenTheVolumeFits is defect 3 of issue 9: an
+// extent beyond MaxFloat64 between two finite numbers, or a partial product
+// beyond it, made volumes that fit in a float64 +Inf.
+func TestHypervolumeStaysFiniteWhenTheVolumeFits(t *testing.T) {
+	const huge, tiny = math.MaxFloat64, 1e-300
+	up := func(d int) []bool { return slices.Repeat([]bool{true}, d) }
+	for _, tc := range []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+	}{
+		{"1e200·1e200·1e-300", []float64{1e200, 1e200, tiny}, up(3), []float64{0, 0, 0}},
+		{"1e200·1e200·1e-300 minimized", []float64{-1e200, -1e200, -tiny}, make([]bool, 3), []float64{0, 0, 0}},
+		{"1e200·1e200·1e-300·3 in four columns", []float64{1e200, 1e200, tiny, 3}, up(4), []float64{0, 0, 0, 0}},
+		{"an extent of 2·MaxFloat64 times 1e-300", []float64{huge, tiny}, up(2), []float64{-huge, 0}},
+		{"an extent of 2·MaxFloat64 minimized", []float64{-huge, tiny}, []bool{false, true}, []float64{huge, 0}},
+		{"an extent of 2·MaxFloat64 in three columns", []float64{huge, tiny, 0.5}, up(3), []float64{-huge, 0, 0}},
+		{"a staircase of huge areas over thin slabs", []float64{
+			1e200, 1e200, tiny,
+			1e100, 3e200, 2 * tiny,
+			2e200, 1e150, 3 * tiny,
+			5e199, 5e199, 0.5 * tiny,
+		}, up(3), []float64{0, 0, 0}},
+		{"huge rows in four columns", []float64{
+			1e200, 1e200, tiny, 1,
+			1e100, 3e200, 2 * tiny, 2,
+			2e200, 1e150, 3 * tiny, 0.5,
+		}, up(4), []float64{0, 0, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dims := len(tc.ref)
+			exact, _ := exactGrid(tc.values, dims, tc.maximize, tc.ref)
+			want, _ := exact.Float64()
+			got, err := Hypervolume(tc.values, dims, tc.maximize, tc.ref)
+			if err != nil || relErr(got, exact) > 1e-14 {
+				t.Errorf("Hypervolume = %v, %v; want %v", got, err, want)
+			}
+		})
+	}
+	// The overflow that remains, as the godoc says: a partial product
+	// overflows, and the columns span so many magnitudes that scaling them
+	// leaves too few digits.
+	got, err := Hypervolume([]float64{1e200, 1e200, tiny, tiny, tiny, 1e300}, 3, up(3), []float64{0, 0, 0})
+	if err != nil || !math.IsInf(got, 1) {
+		t.Errorf("Hypervolume of a documented overflow = %v, %v; want +Inf", got, err)
 	}
 }
