@@ -42,21 +42,15 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 		return nil, err
 	}
 	out := make([]float64, n)
-	var pts, share []float64
-	var rows []int
+	origin := make([]float64, max(dims, 2))
+	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
+	var share []float64
 	switch dims {
 	case 1, 2:
-		var origin [2]float64
-		pts, rows = orientedRows(values, n, dims, maximize, ref, origin[:])
-		share = contributions2(pts, origin)
+		share = contributions2(pts, [2]float64(origin))
 	case 3:
-		var origin [3]float64
-		pts, rows = orientedRows(values, n, dims, maximize, ref, origin[:])
-		share = contributions3(pts, origin)
+		share = contributions3(pts, [3]float64(origin))
 	default:
-		pts, rows = extents(values, n, dims, maximize, ref)
-		origin := make([]float64, dims)
-		pts, rows = orientedRows(values, n, dims, maximize, ref, origin)
 		share = contributionsMany(pts, origin, dims)
 	}
 	for i, r := range rows {
