@@ -1,7 +1,6 @@
 package spica
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 )
@@ -50,7 +49,7 @@ func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
 func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
 	n, err := checkShape(values, dims)
 	if err == nil && len(maximize) != dims {
-		err = fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
+		err = errorf(ErrInvalidMatrix, "maximize", "has length %d, want dims = %d", len(maximize), dims)
 	}
 	return n, err
 }
@@ -58,10 +57,10 @@ func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
 // checkShape validates an n×dims row-major matrix and returns n.
 func checkShape(values []float64, dims int) (int, error) {
 	if dims < 1 {
-		return 0, fmt.Errorf("%w: dims is %d, want at least 1", ErrInvalidMatrix, dims)
+		return 0, errorf(ErrInvalidMatrix, "dims", "is %d, want at least 1", dims)
 	}
 	if len(values)%dims != 0 {
-		return 0, fmt.Errorf("%w: len(values) = %d is not a multiple of dims = %d", ErrInvalidMatrix, len(values), dims)
+		return 0, errorf(ErrInvalidMatrix, "values", "has length %d, not a multiple of dims = %d", len(values), dims)
 	}
 	return len(values) / dims, nil
 }

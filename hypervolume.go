@@ -1,8 +1,8 @@
 package spica
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // Most hypervolume kernels (here, hv3.go, wfg.go) work on extents: a row's
@@ -144,11 +144,11 @@ func checkHypervolume(values []float64, dims int, maximize []bool, ref []float64
 		return 0, err
 	}
 	if len(ref) != dims {
-		return 0, fmt.Errorf("%w: len(ref) = %d, want dims = %d", ErrInvalidMatrix, len(ref), dims)
+		return 0, errorf(ErrInvalidMatrix, "ref", "has length %d, want dims = %d", len(ref), dims)
 	}
 	for j, r := range ref {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
-			return 0, fmt.Errorf("%w: ref[%d] is %v, want a finite number", ErrInvalidMatrix, j, r)
+			return 0, errorf(ErrInvalidMatrix, "ref["+strconv.Itoa(j)+"]", "is %v, want a finite number", r)
 		}
 	}
 	return n, nil
