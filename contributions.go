@@ -118,20 +118,17 @@ func contributions2(pts []float64, origin [2]float64) []float64 {
 	out := make([]float64, m)
 	a := make([]ndRec, m)
 	for i := range a {
-		a[i] = ndRec{fastKey(pts[2*i], 0), uint64(i)}
+		a[i] = ndRec{fastKey(pts[2*i], math.MaxUint64), uint64(i)} // x descending
 	}
 	a = sortStable(a, nil)
 	var front, back []int // rows, by decreasing x
 	top1, top2 := origin[1], origin[1]
-	for hi := m - 1; hi >= 0; {
-		lo := hi
-		for lo > 0 && a[lo-1].key == a[hi].key {
-			lo--
-		}
+	for lo := 0; lo < m; {
+		hi := keyRunEnd(a, lo)
 		// Among rows sharing x only the highest can reach a staircase; its
 		// equals and the rest fall to the back staircase.
 		best, second := -1, -1
-		for _, e := range a[lo : hi+1] {
+		for _, e := range a[lo:hi] {
 			i := int(e.aux)
 			if best < 0 || pts[2*i+1] > pts[2*best+1] {
 				best, second = i, best
@@ -148,7 +145,7 @@ func contributions2(pts []float64, origin [2]float64) []float64 {
 			back = append(back, best)
 			top2 = pts[2*best+1]
 		}
-		hi = lo - 1
+		lo = hi
 	}
 	slices.Reverse(front)
 	slices.Reverse(back)

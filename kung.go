@@ -171,9 +171,9 @@ func (k *kung) marry2(a, b []int, lo int) {
 	best := uint64(math.MaxUint64)
 	seen := false
 	for i := 0; i < len(p); {
-		j := i
-		for ; j < len(p) && p[j].key == p[i].key; j++ {
-			if u := p[j].aux; u>>63 == 0 {
+		j := keyRunEnd(p, i)
+		for _, r := range p[i:j] {
+			if u := r.aux; u>>63 == 0 {
 				best, seen = min(best, k.pts[int(u)*d+lo+1]), true
 			}
 		}

@@ -117,10 +117,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 	}
 	for i := 0; i < m; {
 		k0 := sorted[i].key
-		j := i + 1
-		for j < m && sorted[j].key == k0 {
-			j++
-		}
+		j := keyRunEnd(sorted, i)
 		if j == i+1 { // the common case: no tie in the first key
 			if a := sorted[i].aux; !seen || less(a, best) {
 				keep(k0, a)
@@ -159,10 +156,7 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 	}
 	sorted, spare = sortRecs(recs[:m], recs[m:], t)
 	for i := 0; i < m; {
-		j := i + 1
-		for j < m && sorted[j].key == sorted[i].key {
-			j++
-		}
+		j := keyRunEnd(sorted, i)
 		if j-i > 1 {
 			slices.SortFunc(sorted[i:j], func(a, b ndRec) int {
 				x, y := int(a.aux), int(b.aux)
