@@ -35,7 +35,8 @@ import (
 // (IEEE TEVC 2012) above.
 //
 // A shape error (see [NonDominated]), len(ref) != dims or a ref coordinate
-// that is not finite is an error wrapping [ErrInvalidMatrix]. An empty matrix
+// that is not finite is an [*Error] wrapping [ErrInvalidMatrix], with Path
+// "ref" or "ref[j]" for the latter two. An empty matrix
 // has volume 0. values, maximize and ref are not modified.
 func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (float64, error) {
 	n, err := checkHypervolume(values, dims, maximize, ref)

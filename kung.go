@@ -19,8 +19,12 @@ type kung struct {
 
 func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
 
-// frontKung is the divide and conquer for four or more columns. It returns
-// what front3 returns.
+// frontKung is the divide and conquer of H. T. Kung, F. Luccio and F. P.
+// Preparata ("On finding the maxima of a set of vectors", JACM 22(4), 1975)
+// for four or more columns, O(n log^(d−2) n): maxima splits the rows in
+// lexicographic halves, and marry settles the second half against the
+// first's survivors, one column less at each median split. It returns what
+// front3 returns.
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	lex, _ = lexSort(keys, dims, m, t)
 	same := func(a, b uint64) bool {
