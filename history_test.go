@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -94,6 +95,28 @@ func TestHypervolumeHistoryByHand(t *testing.T) {
 				t.Errorf("HypervolumeHistory (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestHypervolumeHistoryRejectsBadInput(t *testing.T) {
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		path     string
+	}{
+		{"ragged matrix", []float64{1, 2, 3}, []bool{false, false}, []float64{4, 4}, "values"},
+		{"directions of the wrong length", []float64{1, 2}, []bool{false}, []float64{4, 4}, "maximize"},
+		{"short ref", []float64{1, 2}, []bool{false, false}, []float64{4}, "ref"},
+		{"infinite ref", []float64{1, 2}, []bool{false, false}, []float64{math.Inf(1), 4}, "ref[0]"},
+	}
+	for _, tt := range tests {
+		_, err := HypervolumeHistory(tt.values, 2, tt.maximize, tt.ref)
+		var e *Error
+		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
+			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
+		}
 	}
 }
 

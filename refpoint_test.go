@@ -95,8 +95,9 @@ func TestReferencePointRejectsBadInput(t *testing.T) {
 		{"empty matrix", nil, 2, []bool{false, false}, "values"},
 		{"a column of NaN on the front", []float64{1, nan, 2, nan}, 2, []bool{false, false}, "values"},
 		{"an infinite column on the front", []float64{math.Inf(-1), 0}, 1, []bool{false}, "values"},
-		{"ragged matrix", []float64{1, 2, 3}, 2, []bool{false, false}, ""},
-		{"directions of the wrong length", []float64{1, 2}, 2, []bool{false}, ""},
+		{"ragged matrix", []float64{1, 2, 3}, 2, []bool{false, false}, "values"},
+		{"directions of the wrong length", []float64{1, 2}, 2, []bool{false}, "maximize"},
+		{"no columns", []float64{1, 2}, 0, nil, "dims"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestReferencePointRejectsBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want ErrInvalidMatrix", err)
 			}
 			var e *Error
-			if tt.path != "" && (!errors.As(err, &e) || e.Path != tt.path) {
+			if !errors.As(err, &e) || e.Path != tt.path {
 				t.Errorf("err = %#v, want Path %q", err, tt.path)
 			}
 		})

@@ -63,16 +63,22 @@ func TestHypervolumeSubsetByHand(t *testing.T) {
 }
 
 func TestHypervolumeSubsetRejectsBadInput(t *testing.T) {
-	_, _, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, []float64{3, 3}, -1)
-	var e *Error
-	if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != "k" {
-		t.Errorf("k = -1: err = %v, want ErrInvalidMatrix at Path k", err)
+	tests := []struct {
+		name string
+		ref  []float64
+		k    int
+		path string
+	}{
+		{"negative k", []float64{3, 3}, -1, "k"},
+		{"short ref", []float64{3}, 1, "ref"},
+		{"NaN in ref", []float64{3, math.NaN()}, 1, "ref[1]"},
 	}
-	if _, _, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, []float64{3}, 1); !errors.Is(err, ErrInvalidMatrix) {
-		t.Errorf("short ref: err = %v, want ErrInvalidMatrix", err)
-	}
-	if _, _, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, []float64{3, math.NaN()}, 1); !errors.Is(err, ErrInvalidMatrix) {
-		t.Errorf("NaN ref: err = %v, want ErrInvalidMatrix", err)
+	for _, tt := range tests {
+		_, _, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, tt.ref, tt.k)
+		var e *Error
+		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
+			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
+		}
 	}
 }
 

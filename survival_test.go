@@ -43,16 +43,23 @@ func TestSelectNByHand(t *testing.T) {
 }
 
 func TestSelectNRejectsBadInput(t *testing.T) {
-	_, err := SelectN([]float64{1, 2}, 2, []bool{false, false}, -1)
-	var e *Error
-	if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != "k" {
-		t.Errorf("k = -1: err = %v, want ErrInvalidMatrix at Path k", err)
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		k        int
+		path     string
+	}{
+		{"negative k", []float64{1, 2}, []bool{false, false}, -1, "k"},
+		{"ragged matrix", []float64{1, 2, 3}, []bool{false, false}, 1, "values"},
+		{"directions of the wrong length", []float64{1, 2}, []bool{false}, 1, "maximize"},
 	}
-	if _, err := SelectN([]float64{1, 2, 3}, 2, []bool{false, false}, 1); !errors.Is(err, ErrInvalidMatrix) {
-		t.Errorf("ragged: err = %v, want ErrInvalidMatrix", err)
-	}
-	if _, err := SelectN([]float64{1, 2}, 2, []bool{false}, 1); !errors.Is(err, ErrInvalidMatrix) {
-		t.Errorf("short maximize: err = %v, want ErrInvalidMatrix", err)
+	for _, tt := range tests {
+		_, err := SelectN(tt.values, 2, tt.maximize, tt.k)
+		var e *Error
+		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
+			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
+		}
 	}
 }
 
