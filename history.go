@@ -185,11 +185,11 @@ func history2(values []float64, n int, maximize []bool, ref []float64) []float64
 }
 
 // historyGainsMany returns, for each row of a finite extent matrix with
-// dims ≥ 3 columns, the volume its box adds to the union of the boxes of the
+// dims ≥ 4 columns, the volume its box adds to the union of the boxes of the
 // rows before it: its box minus the hypervolume of the current front clipped
 // to it (WFG's exclusive volume). The front is kept as a list of rows; the
-// row that last covered a newcomer moves to its head, since on data where
-// most rows are dominated a few strong rows cover most newcomers.
+// row that last covered a newcomer is swapped to its head, since on data
+// where most rows are dominated a few strong rows cover most newcomers.
 func historyGainsMany(pts []float64, dims int) []float64 {
 	m := len(pts) / dims
 	gain := make([]float64, m)
