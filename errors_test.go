@@ -2,6 +2,7 @@ package spica
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -30,4 +31,28 @@ func TestErrorMessageShape(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sentinels is every sentinel the package exports.
+var sentinels = []error{ErrUnknownTarget, ErrNoScalarDirection, ErrInvalidSLA, ErrSLARequired,
+	ErrInvalidParetoObjectives, ErrUnknownField, ErrDuplicateKey, ErrInvalidGoal, ErrInvalidReport,
+	ErrInvalidCandidate, ErrInvalidBound, ErrInvalidMatrix, ErrInvalidJSON}
+
+// oneSentinel says what is wrong unless err is an *Error wrapping exactly
+// one of the sentinels ("" when it is).
+func oneSentinel(err error) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return fmt.Sprintf("error %v (%T) is not an *Error", err, err)
+	}
+	var found []error
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		return fmt.Sprintf("error %v wraps %d sentinels %v, want exactly one", err, len(found), found)
+	}
+	return ""
 }

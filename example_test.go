@@ -154,14 +154,16 @@ func ExampleParseGoal() {
 	_, err = spica.ParseGoal([]byte(`{"target": "goodput", "sla": {"ttft_ms": 500}}`))
 	fmt.Println(errors.Is(err, spica.ErrSLARequired), err)
 
-	// A misspelled key is an error, not a silent default.
+	// A misspelled key is an error, not a silent default; the error says
+	// where, for a service to point its user at the field.
 	_, err = spica.ParseGoal([]byte(`{"Target": "e2e_latency"}`))
-	fmt.Println(errors.Is(err, spica.ErrUnknownField))
+	var e *spica.Error
+	fmt.Println(errors.Is(err, spica.ErrUnknownField), errors.As(err, &e), e.Path, e.Offset)
 	// Output:
 	// goodput 500 50 sla <nil>
 	// throughput <nil>
-	// true SLA target required: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)
-	// true
+	// true spica: sla: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)
+	// true true Target 1
 }
 
 // A 2-GPU deployment measured for 2 s: gpu_hours = 2·2/3600, so avg_gpu = 2
@@ -215,7 +217,7 @@ func ExampleParseReport() {
 	fmt.Println(err)
 	// Output:
 	// map[duration_ms:+Inf mean_e2e_latency_ms:NaN] <nil>
-	// invalid report: at byte offset 14: metric "gpu_hours" must be a number or null, got a string
+	// spica: gpu_hours: must be a number or null, got a string (at byte 14)
 }
 
 func ExampleAvgGPU() {
@@ -271,7 +273,7 @@ func ExampleParseOptimizationTarget() {
 	fmt.Println(err)
 	// Output:
 	// e2e_latency latency <nil>
-	// unknown optimization target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
+	// spica: unknown target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
 }
 
 // The operator's question: the best tokens/s per GPU at no less than 50
