@@ -214,7 +214,7 @@ func decodeGoal(r *jsonReader) (OptimizationGoal, error) {
 		if k == kindInvalid {
 			return g, r.skip() // the syntax error, with its offset
 		}
-		return g, r.errorf(r.pos, "a goal must be a JSON object, got %s", k)
+		return g, r.errorf(r.pos, "a goal must be an object, got %s", k)
 	}
 	err := r.object("", func(key string, keyAt int) error {
 		var err error
