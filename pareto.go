@@ -138,7 +138,8 @@ func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, 
 // front(A)∪front(B), so large pools can be split across workers and merged.
 //
 // It reads each candidate's values once into a flat matrix and runs the
-// engine of [NonDominated] on it: O(n log n) for two or three objectives.
+// engine of [NonDominated] on it, at that engine's cost for n rows of d
+// objectives, plus O(n·d) map lookups to read the values.
 func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidate, error) {
 	values, maximize, err := objectiveMatrix(cands, objectives)
 	if err != nil {
