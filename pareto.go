@@ -2,83 +2,9 @@ package spica
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 )
-
-// NonDominated returns, in ascending order, the indices of the rows of an
-// n×dims row-major matrix that no other row dominates. maximize gives each
-// column's direction. A row dominates another when it is at least as good in
-// every column and strictly better in at least one; NaN is worse than every
-// number in its column, and -0.0 equals 0.0. Equal rows do not dominate each
-// other, so all copies of a non-dominated row are returned.
-//
-// The algorithms are those of H. T. Kung, F. Luccio and F. P. Preparata,
-// "On finding the maxima of a set of vectors", JACM 22(4), 1975, each on
-// top of a radix sort of 64-bit keys that order the values in each column's
-// direction (a comparison sort serves only small inputs and runs of equal
-// first keys):
-//
-//   - 1 column: one pass for the best value, O(n).
-//   - 2 columns: sort by the first column and sweep, keeping the best
-//     second value seen so far: O(n) after the radix sort.
-//   - 3 columns: sort lexicographically and sweep, keeping the staircase of
-//     the last two columns in a prefix-minimum Fenwick tree: O(n log n).
-//   - 4 or more: Kung's divide and conquer on the lexicographic order,
-//     O(n log^(d-2) n), comparing all pairs only in subproblems of a few
-//     dozen rows.
-//
-// Before any sort, one pass drops the rows that a few pivot rows (the best
-// row of each column and one near the knee of the front, improving as the
-// pass goes) dominate, so on data with a small front the cost is about one
-// read of the matrix; when most rows survive the first few thousand, the
-// filter stands down.
-//
-// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
-// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty
-// result. values is not modified.
-func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
-	n, err := checkMatrix(values, dims, maximize)
-	if err != nil {
-		return nil, err
-	}
-	return nonDominatedRows(values, n, dims, maximize), nil
-}
-
-// checkMatrix validates the shape shared by every matrix function with
-// directions and returns the number of rows.
-func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
-	n, err := checkShape(values, dims)
-	if err == nil && len(maximize) != dims {
-		err = fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
-	}
-	return n, err
-}
-
-// checkShape validates an n×dims row-major matrix and returns n.
-func checkShape(values []float64, dims int) (int, error) {
-	if dims < 1 {
-		return 0, fmt.Errorf("%w: dims is %d, want at least 1", ErrInvalidMatrix, dims)
-	}
-	if len(values)%dims != 0 {
-		return 0, fmt.Errorf("%w: len(values) = %d is not a multiple of dims = %d", ErrInvalidMatrix, len(values), dims)
-	}
-	return len(values) / dims, nil
-}
-
-// objectiveKey maps a value to a key where smaller is better, whatever the
-// column's direction: comparing keys as unsigned integers is comparing the
-// values in that direction, with NaN (the largest key) worse than every
-// number and -0.0 equal to 0.0. Every kernel compares keys, so the NaN rule
-// lives in one place, fastKey.
-func objectiveKey(v float64, maximize bool) uint64 {
-	var flip uint64
-	if maximize {
-		flip = math.MaxUint64
-	}
-	return fastKey(v, flip)
-}
 
 // Dominates reports whether objective vector a dominates b over objectives:
 // a is at least as good as b on every objective, each in its own direction,
