@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"unicode/utf8"
 )
 
 // Report is one replay report ("trace_report"): a flat map from metric key
@@ -109,10 +110,11 @@ func (rep *Report) UnmarshalJSON(data []byte) error {
 // decodeReport reads a report object at r.
 func decodeReport(r *jsonReader) (Report, error) {
 	if k := r.peek(); k != kindObject {
-		if k == kindInvalid {
-			return nil, r.skip()
+		start := r.pos
+		if err := r.skip(); err != nil {
+			return nil, err // malformed: say where, not only that it is no object
 		}
-		return nil, r.errorf(r.pos, "a report must be a JSON object, got %s", k)
+		return nil, r.errorf(start, "a report must be a JSON object, got %s", k)
 	}
 	rep := Report{}
 	// The keys' spans, to find a repeated one once the object is read,
@@ -120,8 +122,8 @@ func decodeReport(r *jsonReader) (Report, error) {
 	var keys []reportKey
 	err := r.members(func(ks, ke int) error {
 		key := r.data[ks+1 : ke-1]
-		if hasEscape(key) {
-			key = []byte(r.keyString(ks, ke))
+		if hasEscape(key) || !utf8.Valid(key) {
+			key = []byte(r.keyString(ks, ke)) // as encoding/json reads it
 		}
 		keys = append(keys, reportKey{key, ks})
 		switch k := r.peek(); {
@@ -136,7 +138,7 @@ func decodeReport(r *jsonReader) (Report, error) {
 				return err
 			}
 			text := r.data[at+1 : r.pos-1]
-			if escaped {
+			if escaped || !utf8.Valid(text) {
 				text = []byte(r.keyString(at, r.pos))
 			}
 			if v, ok := nonFiniteValue(text); ok {
