@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/big"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func TestCandidateUnmarshalJSONAccepts(t *testing.T) {
@@ -138,6 +141,41 @@ func FuzzCandidateJSON(f *testing.F) {
 		}
 		if diff := cmp.Diff(c, again, sameFloat); diff != "" {
 			t.Fatalf("round trip of %s (-first +again):\n%s", enc, diff)
+		}
+	})
+}
+
+// TestParseJSONIntMatchesExactArithmetic checks the integer reader of
+// used_gpus against math/big's exact rationals on JSON numbers of every
+// shape: leading zeros in fractions, trailing zeros, exponents that cancel
+// them, values around 2^53 and 2^63.
+func TestParseJSONIntMatchesExactArithmetic(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		digits := rapid.StringMatching(`[0-9]{1,22}`).Draw(t, "digits")
+		for len(digits) > 1 && digits[0] == '0' {
+			digits = digits[1:] // JSON has no leading zeros
+		}
+		text := digits
+		if rapid.Bool().Draw(t, "negative") {
+			text = "-" + text
+		}
+		if rapid.Bool().Draw(t, "fraction") {
+			text += "." + rapid.StringMatching(`[0-9]{1,6}`).Draw(t, "frac")
+		}
+		if rapid.Bool().Draw(t, "exponent") {
+			text += rapid.SampledFrom([]string{"e", "E", "e+", "e-", "E-"}).Draw(t, "e") + strconv.Itoa(rapid.IntRange(0, 25).Draw(t, "exp"))
+		}
+		got, why := parseJSONInt(text)
+		var r big.Rat
+		if _, ok := r.SetString(text); !ok {
+			t.Fatalf("big.Rat cannot read %q", text)
+		}
+		ok := r.IsInt() && r.Sign() >= 0 && r.Num().IsInt64()
+		if ok != (why == "") {
+			t.Fatalf("parseJSONInt(%q) = %d, %q; exact value %s", text, got, why, r.RatString())
+		}
+		if ok && int64(got) != r.Num().Int64() {
+			t.Fatalf("parseJSONInt(%q) = %d, want %s", text, got, r.RatString())
 		}
 	})
 }
