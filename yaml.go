@@ -25,9 +25,11 @@ import (
 // gopkg.in/yaml.v2 and gopkg.in/yaml.v3 (no YAML library is imported) with
 // the rules of [OptimizationGoal.UnmarshalJSON], then runs
 // [OptimizationGoal.Validate]. A repeated key is rejected by yaml.v3 itself
-// before this method sees the tree; its error is returned wrapped in an
-// [*Error] with [ErrDuplicateKey]. A null node leaves g unchanged; on error g
-// is unchanged too.
+// when this method asks it for the tree; that error comes back in an
+// [*Error] wrapping [ErrDuplicateKey] (any other error of the library's, in
+// one wrapping [ErrInvalidGoal]). A null node leaves g unchanged; on error g
+// is unchanged too. It costs O(size of the node) and the tree's map keys
+// sorted.
 //
 // Through sigs.k8s.io/yaml (which converts YAML to JSON and calls
 // [OptimizationGoal.UnmarshalJSON]) the same rules hold, with one caveat
