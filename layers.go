@@ -12,8 +12,25 @@ import (
 // maximize gives each column's direction; dominance is that of
 // [NonDominated] (NaN worse than every number, -0.0 equal to 0.0), so equal
 // rows share a layer. A row's layer is also the length of the longest chain
-// of rows that dominate one another ending at it, which is what the
-// algorithms below compute.
+// of rows that dominate one another ending at it.
+//
+// It costs O(n log n) for one or two columns, O(n log² n) comparisons for
+// three, and O(n² d) comparisons in the worst case for more (all rows in
+// one layer), far fewer in practice. Algorithms: Jensen's sweep (IEEE TEVC
+// 2003) for two columns, ENS-BS of Zhang et al. (IEEE TEVC 2015) above.
+//
+// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
+// is an [*Error] wrapping [ErrInvalidMatrix], as for [NonDominated]. An
+// empty matrix gives an empty, non-nil result. values is not modified.
+func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error) {
+	n, err := checkMatrix(values, dims, maximize)
+	if err != nil {
+		return nil, err
+	}
+	return nonDominatedLayers(values, n, dims, maximize), nil
+}
+
+// nonDominatedLayers is NonDominatedSort on an already validated matrix.
 //
 // Every algorithm first sorts the rows lexicographically by their keys (a
 // radix sort on the first key, then a comparison sort within runs of equal
@@ -41,19 +58,6 @@ import (
 //     of a few hundred steps, so an insertion also moves up to a block's
 //     steps and the block list: O(n·(b + n/b)) words for blocks of b steps
 //     in the worst case, a small share of the time below millions of rows.
-//
-// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
-// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty,
-// non-nil result. values is not modified.
-func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error) {
-	n, err := checkMatrix(values, dims, maximize)
-	if err != nil {
-		return nil, err
-	}
-	return nonDominatedLayers(values, n, dims, maximize), nil
-}
-
-// nonDominatedLayers is NonDominatedSort on an already validated matrix.
 func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	if n == 0 {
@@ -360,8 +364,8 @@ func noLarger(a, b []uint64) bool {
 // set of at most two rows is all +Inf, equal rows included: NSGA-II keeps
 // the boundary rows of a front, and in so small a set every row is one.
 //
-// A length that is not a multiple of dims or dims < 1 is an error wrapping
-// [ErrInvalidMatrix]. An empty matrix gives an empty, non-nil result. values
+// A length that is not a multiple of dims or dims < 1 is an [*Error]
+// wrapping [ErrInvalidMatrix], with Path "values" or "dims". An empty matrix gives an empty, non-nil result. values
 // is not modified. Each column is ordered by a radix sort, so the cost is
 // O(d n).
 func CrowdingDistance(values []float64, dims int) ([]float64, error) {

@@ -420,10 +420,10 @@ func TestMatrixShapeErrors(t *testing.T) {
 		directions bool // only functions with directions can get this wrong
 		msg        string
 	}{
-		{"zero dims", []float64{1}, 0, nil, false, "dims is 0"},
-		{"negative dims", nil, -2, nil, false, "dims is -2"},
+		{"zero dims", []float64{1}, 0, nil, false, "dims: is 0"},
+		{"negative dims", nil, -2, nil, false, "dims: is -2"},
 		{"a ragged last row", []float64{1, 2, 3}, 2, []bool{true, true}, false, "not a multiple"},
-		{"a short direction list", []float64{1, 2}, 2, []bool{true}, true, "len(maximize) = 1"},
+		{"a short direction list", []float64{1, 2}, 2, []bool{true}, true, "maximize: has length 1"},
 	}
 	for _, f := range funcs {
 		for _, tt := range tests {

@@ -12,6 +12,13 @@ import (
 	"unicode/utf8"
 )
 
+// nan and inf are the values of the non-finite tokens "NaN", "Infinity"
+// and "-Infinity" that Python's json module writes.
+var (
+	nan = math.NaN()
+	inf = math.Inf(1)
+)
+
 // Report is one replay report ("trace_report"): a flat map from metric key
 // to value. Real reports carry many keys this package never reads; they are
 // kept and ignored. A missing key reads as described by [ObjectiveValue].
@@ -206,7 +213,7 @@ func ObjectiveValue(r Report, t OptimizationTarget) (float64, error) {
 	}
 	v, ok := r[info.metric]
 	if !ok && info.dir == dirMinimize {
-		return inf, nil
+		return math.Inf(1), nil
 	}
 	if info.perGPU {
 		avg := AvgGPU(r)
