@@ -136,6 +136,13 @@ func TestEveryEntryPointReturnsOneSentinel(t *testing.T) {
 		{"ParetoArchive.Add: lacking value", func() error { return err2(archive.Add(lacking[1])) }, ErrInvalidCandidate},
 		{"ParetoArchive.Add: zero archive", func() error { return err2(new(ParetoArchive).Add(good)) }, ErrInvalidParetoObjectives},
 		{"NormalizeJSON", func() error { return err2(NormalizeJSON([]byte(`[NaN,]`))) }, ErrInvalidJSON},
+		{"NonDominated: ragged", func() error { return err2(NonDominated([]float64{1, 2, 3}, 2, []bool{true, true})) }, ErrInvalidMatrix},
+		{"NonDominatedSort: short maximize", func() error { return err2(NonDominatedSort([]float64{1, 2}, 2, []bool{true})) }, ErrInvalidMatrix},
+		{"CrowdingDistance: zero dims", func() error { return err2(CrowdingDistance([]float64{1}, 0)) }, ErrInvalidMatrix},
+		{"Hypervolume: NaN reference", func() error { return err2(Hypervolume([]float64{1}, 1, []bool{true}, []float64{nan})) }, ErrInvalidMatrix},
+		{"HypervolumeContributions: short reference", func() error {
+			return err2(HypervolumeContributions([]float64{1, 2}, 2, []bool{true, true}, []float64{0}))
+		}, ErrInvalidMatrix},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

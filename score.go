@@ -13,7 +13,7 @@ import (
 )
 
 // nan and inf are the values of the non-finite tokens "NaN", "Infinity"
-// and "-Infinity" that Python's json module writes.
+// and "-Infinity" that Python's json module writes (see nonFiniteTokens).
 var (
 	nan = math.NaN()
 	inf = math.Inf(1)

@@ -37,7 +37,7 @@ type jsonReader struct {
 var nonFiniteTokens = [...]struct {
 	name string
 	v    float64
-}{{"NaN", math.NaN()}, {"Infinity", math.Inf(1)}, {"-Infinity", math.Inf(-1)}}
+}{{"NaN", nan}, {"Infinity", inf}, {"-Infinity", -inf}}
 
 // nonFiniteName returns the spelling of a non-finite v ("" for a finite one).
 func nonFiniteName(v float64) string {
