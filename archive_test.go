@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -23,9 +22,6 @@ func TestParetoArchiveEqualsParetoFrontOfAllAdded(t *testing.T) {
 		}
 		var added []Candidate
 		for _, c := range pool {
-			if c.Objectives == nil {
-				continue
-			}
 			admitted, err := a.Add(c)
 			if err != nil {
 				t.Fatal(err)
@@ -62,9 +58,6 @@ func TestParetoArchiveConcurrentAdd(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := w; i < len(pool); i += workers {
-					if pool[i].Objectives == nil {
-						continue
-					}
 					if _, err := a.Add(pool[i]); err != nil {
 						errs[w] = err
 					}
@@ -83,8 +76,8 @@ func TestParetoArchiveConcurrentAdd(t *testing.T) {
 		if diff := cmp.Diff(sortedIDs(want), sortedIDs(got)); diff != "" {
 			t.Fatalf("concurrent front differs (-want +got):\n%s", diff)
 		}
-		last := objs[len(objs)-1].String()
-		if !slices.IsSortedFunc(got, func(p, q Candidate) int { return compareAxis(p.Objectives[last], q.Objectives[last]) }) {
+		last := objs[len(objs)-1]
+		if !slices.IsSortedFunc(got, func(p, q Candidate) int { return compareAxis(specValue(p, last), specValue(q, last)) }) {
 			t.Fatalf("Front() is not sorted by %s", last)
 		}
 	})
@@ -97,9 +90,17 @@ func sortedIDs(cands []Candidate) []int {
 }
 
 func TestParetoArchiveErrors(t *testing.T) {
-	for _, objs := range [][]OptimizationTarget{nil, {TargetPareto}, {TargetE2ELatency, TargetE2ELatency}, {10}} {
-		if _, err := NewParetoArchive(objs); !errors.Is(err, ErrInvalidParetoObjectives) {
-			t.Errorf("NewParetoArchive(%v) error = %v", objs, err)
+	for _, tt := range []struct {
+		objs     []OptimizationTarget
+		sentinel error
+	}{
+		{nil, ErrInvalidParetoObjectives},
+		{[]OptimizationTarget{TargetPareto}, ErrInvalidParetoObjectives},
+		{[]OptimizationTarget{TargetE2ELatency, TargetE2ELatency}, ErrInvalidParetoObjectives},
+		{[]OptimizationTarget{10}, ErrUnknownTarget},
+	} {
+		if _, err := NewParetoArchive(tt.objs); !errors.Is(err, tt.sentinel) {
+			t.Errorf("NewParetoArchive(%v) error = %v, want %v", tt.objs, err, tt.sentinel)
 		}
 	}
 	objs := []OptimizationTarget{TargetE2ELatency, TargetThroughput}
@@ -108,14 +109,23 @@ func TestParetoArchiveErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs[0] = TargetGoodput // the archive keeps its own copy
-	if _, err := a.Add(Candidate{Score: 1}); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "no Objectives") {
-		t.Errorf("nil Objectives: %v", err)
+	var e *Error
+	if _, err := a.Add(Candidate{Score: 1}); !errors.As(err, &e) || !errors.Is(err, ErrInvalidCandidate) || e.Path != "candidate.objectives.e2e_latency" {
+		t.Errorf("neither Objectives nor Metrics: %v", err)
 	}
-	if _, err := a.Add(Candidate{Objectives: map[string]float64{"e2e_latency": 1, "goodput": 1}}); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), `"throughput"`) {
+	if _, err := a.Add(Candidate{Objectives: map[string]float64{"e2e_latency": 1, "goodput": 1}}); !errors.As(err, &e) || !errors.Is(err, ErrInvalidCandidate) || e.Path != "candidate.objectives.throughput" {
 		t.Errorf("missing key: %v", err)
 	}
 	if a.Len() != 0 {
 		t.Errorf("failed adds changed the archive: Len() = %d", a.Len())
+	}
+	// A scalar goal's candidate is read from its Metrics: latency 5 ms and
+	// no throughput key, so throughput 0.
+	if ok, err := a.Add(Candidate{Metrics: map[string]float64{MetricMeanE2ELatency: 5}}); !ok || err != nil {
+		t.Errorf("Add of a scalar goal's candidate = %v, %v; want admitted", ok, err)
+	}
+	if f := a.Front(); len(f) != 1 || f[0].Metrics[MetricMeanE2ELatency] != 5 {
+		t.Errorf("Front() = %v", f)
 	}
 	var zero ParetoArchive
 	if _, err := zero.Add(Candidate{Objectives: map[string]float64{}}); !errors.Is(err, ErrInvalidParetoObjectives) {

@@ -81,11 +81,12 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 // [ParetoFront], layer 1 the front of what remains, and so on, each layer
 // sorted like ParetoFront (by the last objective's raw value ascending, NaN
 // last, ties in input order). It answers "the best N configurations" of a
-// pareto goal when the front alone has fewer than N. Only candidates with
-// non-nil Objectives take part, and the errors are those of ParetoFront.
-// cands is not modified; the candidates share their maps with cands.
+// pareto goal when the front alone has fewer than N. Values are read by
+// the rule of ParetoFront (Objectives, else Metrics), every candidate takes
+// part, and the errors are those of ParetoFront. cands is not modified; the
+// candidates share their maps with cands.
 func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candidate, error) {
-	values, maximize, pool, err := objectiveMatrix(cands, objectives)
+	values, maximize, err := objectiveMatrix(cands, objectives)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func ParetoLayers(cands []Candidate, objectives []OptimizationTarget) ([][]Candi
 	}
 	for _, row := range rows {
 		l := layerOf[row]
-		layers[l] = append(layers[l], cands[candidateOf(pool, row)])
+		layers[l] = append(layers[l], cands[row])
 	}
 	return layers, nil
 }

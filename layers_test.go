@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -536,12 +535,7 @@ func TestParetoLayersArePeeledFronts(t *testing.T) {
 		}
 		// Peel with ParetoFront (itself checked against the brute-force
 		// oracle): each layer is the front of what the layers before left.
-		var rest []Candidate
-		for _, c := range pool {
-			if c.Objectives != nil {
-				rest = append(rest, c)
-			}
-		}
+		rest := slices.Clone(pool)
 		for k, layer := range layers {
 			front, err := ParetoFront(rest, objs)
 			if err != nil {
@@ -566,15 +560,20 @@ func TestParetoLayersArePeeledFronts(t *testing.T) {
 }
 
 func TestParetoLayersErrors(t *testing.T) {
-	layers, err := ParetoLayers([]Candidate{{Score: 1}}, DefaultParetoObjectives())
-	if err != nil || layers == nil || len(layers) != 0 {
-		t.Errorf("no pool: %v, %v; want no layers", layers, err)
+	var e *Error
+	_, err := ParetoLayers([]Candidate{{Score: 1}}, DefaultParetoObjectives())
+	if !errors.As(err, &e) || !errors.Is(err, ErrInvalidCandidate) || e.Path != "candidate 0.objectives.throughput_per_gpu" {
+		t.Errorf("neither Objectives nor Metrics: %v", err)
 	}
-	bad := []Candidate{{Objectives: map[string]float64{"throughput_per_gpu": 1}}}
-	if _, err := ParetoLayers(bad, DefaultParetoObjectives()); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "candidate 0") {
+	bad := []Candidate{{Metrics: map[string]float64{}}, {Objectives: map[string]float64{"throughput_per_gpu": 1}}}
+	if _, err := ParetoLayers(bad, DefaultParetoObjectives()); !errors.As(err, &e) || !errors.Is(err, ErrInvalidCandidate) || e.Path != "candidate 1.objectives.throughput_per_user" {
 		t.Errorf("missing key: %v", err)
 	}
 	if _, err := ParetoLayers(nil, []OptimizationTarget{TargetPareto}); !errors.Is(err, ErrInvalidParetoObjectives) {
 		t.Errorf("bad objectives: %v", err)
+	}
+	layers, err := ParetoLayers(nil, DefaultParetoObjectives())
+	if err != nil || layers == nil || len(layers) != 0 {
+		t.Errorf("no candidates: %v, %v; want no layers", layers, err)
 	}
 }
