@@ -74,7 +74,9 @@
 // turns candidates into that matrix (n rows by dims columns, one direction
 // per column), the input of every function below. [ParetoLayers] and
 // [NonDominatedSort] give the layers behind the front, [BestSubjectTo]
-// answers "the best tokens/s per GPU at >= 50 tokens/s per user", and
+// answers "the best tokens/s per GPU at >= 50 tokens/s per user",
+// [SubjectTo] keeps the candidates that meet such bounds (so
+// ParetoFront(SubjectTo(…)) is the front under constraints), and
 // [ParetoArchive] keeps the running front of a sweep whose evaluators add
 // candidates concurrently.
 //
