@@ -244,3 +244,53 @@ func BenchmarkHypervolumeHistory(b *testing.B) {
 		})
 	}
 }
+
+// TestHypervolumeHistoryThreeColumnsAtScale runs the three-column kernel on
+// enough rows that its k-d tree has many levels, on tied grid values and on
+// points of a sphere (every row on the front), against Hypervolume of the
+// prefixes.
+func TestHypervolumeHistoryThreeColumnsAtScale(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(20, 300).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
+		kind := rapid.SampledFrom([]string{"grid", "sphere", "uniform"}).Draw(t, "kind")
+		values := make([]float64, 3*n)
+		for i := range n {
+			row := values[3*i : 3*i+3]
+			switch kind {
+			case "grid":
+				for c := range row {
+					row[c] = float64(rapid.IntRange(0, 6).Draw(t, "g"))
+				}
+			case "uniform":
+				for c := range row {
+					row[c] = rapid.Float64Range(0, 1).Draw(t, "u")
+				}
+			case "sphere":
+				a := rapid.Float64Range(0, math.Pi/2).Draw(t, "a")
+				b := rapid.Float64Range(0, math.Pi/2).Draw(t, "b")
+				row[0], row[1], row[2] = math.Cos(a)*math.Cos(b), math.Sin(a)*math.Cos(b), math.Sin(b)
+			}
+		}
+		ref := make([]float64, 3)
+		for c := range ref {
+			ref[c] = 7
+			if maximize[c] {
+				ref[c] = -1
+			}
+		}
+		got, err := HypervolumeHistory(values, 3, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i += 1 + i/8 {
+			want, _ := Hypervolume(values[:3*(i+1)], 3, maximize, ref)
+			if !within12(got[i], want) {
+				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
+			}
+		}
+		if want, _ := Hypervolume(values, 3, maximize, ref); !within12(got[n-1], want) {
+			t.Fatalf("history[%d] = %v, Hypervolume = %v", n-1, got[n-1], want)
+		}
+	})
+}
