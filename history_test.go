@@ -205,7 +205,7 @@ func BenchmarkHypervolumeHistory(b *testing.B) {
 	for _, c := range []struct {
 		shape string
 		d, n  int
-	}{{"line", 2, 1e5}, {"uniform", 2, 1e5}, {"uniform", 3, 1e5}, {"sphere", 3, 1e4}} {
+	}{{"line", 2, 1e5}, {"uniform", 2, 1e5}, {"uniform", 3, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}} {
 		values := benchMatrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		name := fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.d, int(math.Round(math.Log10(float64(c.n)))))
