@@ -308,3 +308,72 @@ func BenchmarkHypervolumeSubset(b *testing.B) {
 		})
 	}
 }
+
+// quadraticSubset2 is the best volume of k of two-column rows by the plain
+// O(k·m²) program over the brute-force candidates sorted by extent x: the
+// recurrence without the convex hull trick.
+func quadraticSubset2(values []float64, maximize []bool, ref []float64, k int) float64 {
+	type pt struct{ x, y float64 }
+	var pts []pt
+	for _, i := range volumeCandidates(values, 2, maximize, ref) {
+		x, y := ref[0]-values[2*i], ref[1]-values[2*i+1]
+		if maximize[0] {
+			x = -x
+		}
+		if maximize[1] {
+			y = -y
+		}
+		pts = append(pts, pt{x, y})
+	}
+	slices.SortFunc(pts, func(a, b pt) int { return compareFloat(a.x, b.x) })
+	m := len(pts)
+	k = min(k, m)
+	if k == 0 {
+		return 0
+	}
+	f := make([]float64, m) // best area of c rows ending at row i
+	for i := range f {
+		f[i] = pts[i].x * pts[i].y
+	}
+	for c := 2; c <= k; c++ {
+		g := make([]float64, m)
+		for i := range g {
+			g[i] = math.Inf(-1)
+			for j := c - 2; j < i; j++ {
+				g[i] = max(g[i], f[j]+(pts[i].x-pts[j].x)*pts[i].y)
+			}
+		}
+		f = g
+	}
+	return slices.Max(f)
+}
+
+// TestHypervolumeSubsetMatchesQuadraticProgram checks the convex hull trick
+// on fronts long enough for its envelope to pop lines.
+func TestHypervolumeSubsetMatchesQuadraticProgram(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 80).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
+		values := make([]float64, 2*n)
+		for i := range n {
+			// Points near a curve, so most are on the front.
+			a := rapid.Float64Range(0, math.Pi/2).Draw(t, "a")
+			r := rapid.Float64Range(0.8, 1).Draw(t, "r")
+			values[2*i], values[2*i+1] = r*math.Cos(a), r*math.Sin(a)
+		}
+		ref := []float64{2, 2}
+		for j, up := range maximize {
+			if up {
+				ref[j] = -1
+			}
+		}
+		k := rapid.IntRange(1, n).Draw(t, "k")
+		_, vol, err := HypervolumeSubset(values, 2, maximize, ref, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := quadraticSubset2(values, maximize, ref, k); !within12(vol, want) {
+			t.Fatalf("volume %v, quadratic program %v", vol, want)
+		}
+	})
+}
