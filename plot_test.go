@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +82,10 @@ func readSVG(t interface {
 	}
 	return s
 }
+
+// nonFiniteAttr finds a NaN or infinity in an attribute: a coordinate a
+// browser would drop.
+var nonFiniteAttr = regexp.MustCompile(`="[^"]*(NaN|Inf)`)
 
 func attr(e xml.StartElement, name string) string {
 	for _, a := range e.Attr {
@@ -177,6 +182,9 @@ func TestFrontSVGCounts(t *testing.T) {
 		x, y := perm[0], perm[1]
 		n := rapid.IntRange(0, 40).Draw(t, "n")
 		pool := []float64{0, 1, 2.5, 3, 1e6, -4, math.NaN(), math.Inf(1), math.Inf(-1)}
+		if rapid.Bool().Draw(t, "extremes") {
+			pool = append(pool, math.MaxFloat64, -math.MaxFloat64, 5e-324, 1e-300)
+		}
 		cands := make([]Candidate, n)
 		var finite []Candidate
 		for i := range cands {
@@ -199,6 +207,9 @@ func TestFrontSVGCounts(t *testing.T) {
 			t.Fatal("two calls wrote different bytes")
 		}
 		s := readSVG(t, b1.Bytes())
+		if nonFiniteAttr.Match(b1.Bytes()) {
+			t.Fatalf("a non-finite coordinate in\n%s", b1.Bytes())
+		}
 		front, err := ParetoFront(finite, []OptimizationTarget{x, y})
 		if err != nil {
 			t.Fatal(err)
@@ -247,6 +258,16 @@ func TestHistorySVG(t *testing.T) {
 	// Evaluations are whole: on 8 of them no tick reads 1.5.
 	if strings.Contains(texts, "|1.5|") || strings.Contains(texts, "|2.5|") {
 		t.Errorf("fractional evaluation tick in %q", texts)
+	}
+	for _, extreme := range [][]float64{{-math.MaxFloat64, math.MaxFloat64}, {5e-324, 1e-323, 1.5e-323}, {1e300, 1e300}} {
+		b.Reset()
+		if err := HistorySVG(&b, extreme, PlotOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		readSVG(t, b.Bytes())
+		if nonFiniteAttr.Match(b.Bytes()) {
+			t.Errorf("history %v drew a non-finite coordinate:\n%s", extreme, b.Bytes())
+		}
 	}
 	b.Reset()
 	if err := HistorySVG(&b, nil, PlotOptions{}); err != nil {
