@@ -135,7 +135,9 @@ func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotO
 // HistorySVG writes a standalone SVG picture of a hypervolume history (see
 // [HypervolumeHistory]), or of any series that should not decrease, as a
 // step line over evaluation number 1..n: each value holds until the next
-// one that differs, and each change is a <circle> with a <title> tooltip.
+// one that differs, and each change is a <circle> with a <title> tooltip
+// (but for changes within 8 pixels of the last circle, which would only
+// blur the line).
 // The y axis spans the values, with ticks at round numbers. NaN and
 // infinite entries are left out and counted in a note under the plot.
 // opt.Label is not used. The output is well-formed XML whose bytes depend
@@ -155,21 +157,47 @@ func HistorySVG(w io.Writer, history []float64, opt PlotOptions) error {
 	xr := []float64{1, max(float64(len(history)), 1)}
 	p.axes(xr, ys, axis{name: "evaluation", integer: true}, axis{name: "hypervolume"})
 	if len(ys) > 0 {
-		p.printf(`<polyline fill="none" stroke="#1f6fb4" stroke-width="1.8" stroke-linejoin="round" points="`)
-		p.printf("%s,%s", coord(p.px(xs[0])), coord(p.py(ys[0])))
+		// The step line in pixels: a value holds until the next one that
+		// differs. Steps that fall in the same pixel column merge into one
+		// vertical stroke, so a long history does not repeat itself.
+		var line [][2]float64
+		put := func(x, y float64) {
+			if n := len(line); n >= 2 && math.Floor(line[n-1][0]) == math.Floor(x) && line[n-2][0] == line[n-1][0] {
+				line[n-1][1] = y // continue the vertical stroke
+				return
+			}
+			line = append(line, [2]float64{x, y})
+		}
+		put(p.px(xs[0]), p.py(ys[0]))
 		for k := 1; k < len(ys); k++ {
 			if ys[k] != ys[k-1] {
-				p.printf(" %s,%s %s,%s", coord(p.px(xs[k])), coord(p.py(ys[k-1])), coord(p.px(xs[k])), coord(p.py(ys[k])))
+				put(p.px(xs[k]), p.py(ys[k-1]))
+				put(p.px(xs[k]), p.py(ys[k]))
 			}
 		}
-		p.printf(" %s,%s", coord(p.px(xr[1])), coord(p.py(ys[len(ys)-1])))
-		p.printf(`"/>` + "\n")
-		p.printf(`<g class="changes" fill="#1f6fb4" stroke="#ffffff" stroke-width="1">` + "\n")
-		for k := range ys {
-			if k == 0 || ys[k] != ys[k-1] {
-				p.circle(p.px(xs[k]), p.py(ys[k]), 3.5,
-					fmt.Sprintf("evaluation %d: hypervolume %s", int(xs[k]), formatValue(ys[k])))
+		put(p.px(xr[1]), p.py(ys[len(ys)-1]))
+		p.printf(`<polyline fill="none" stroke="#1f6fb4" stroke-width="1.8" stroke-linejoin="round" points="`)
+		for k, pt := range line {
+			if k > 0 {
+				p.printf(" ")
 			}
+			p.printf("%s,%s", coord(pt[0]), coord(pt[1]))
+		}
+		p.printf(`"/>` + "\n")
+		// A circle at each change, except within 8 pixels of the last one
+		// drawn, where it would only blur the line.
+		p.printf(`<g class="changes" fill="#1f6fb4" stroke="#ffffff" stroke-width="1">` + "\n")
+		lastX, lastY := math.Inf(-1), math.Inf(-1)
+		for k := range ys {
+			if k > 0 && ys[k] == ys[k-1] {
+				continue
+			}
+			x, y := p.px(xs[k]), p.py(ys[k])
+			if math.Abs(x-lastX) < 8 && math.Abs(y-lastY) < 8 {
+				continue
+			}
+			lastX, lastY = x, y
+			p.circle(x, y, 3.5, fmt.Sprintf("evaluation %d: hypervolume %s", int(xs[k]), formatValue(ys[k])))
 		}
 		p.printf("</g>\n")
 	}

@@ -269,6 +269,23 @@ func TestHistorySVG(t *testing.T) {
 			t.Errorf("history %v drew a non-finite coordinate:\n%s", extreme, b.Bytes())
 		}
 	}
+	// 1e4 rising values on a 608×358 pixel frame: circles at least 8
+	// pixels apart along the curve, and the step line at most two points
+	// per pixel column plus its ends.
+	rising := make([]float64, 10000)
+	for i := range rising {
+		rising[i] = math.Sqrt(float64(i))
+	}
+	b.Reset()
+	if err := HistorySVG(&b, rising, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := readSVG(t, b.Bytes()); s.circles["changes"] > (608+358)/8+1 || s.circles["changes"] < 608/16 {
+		t.Errorf("%d circles for a rising history, want about one per 8 pixels of curve", s.circles["changes"])
+	}
+	if points := strings.Count(b.String(), ",") - 2; points > 2*608+4 { // two commas name the fonts
+		t.Errorf("%d points in the step line, want at most two per pixel column", points)
+	}
 	b.Reset()
 	if err := HistorySVG(&b, nil, PlotOptions{}); err != nil {
 		t.Fatal(err)
