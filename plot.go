@@ -18,8 +18,8 @@ type PlotOptions struct {
 	// drawn.
 	Title string
 	// Width and Height are the picture's size in pixels; 0 (or less) means
-	// 720×480, and sizes below 320×200 are raised to it so that the axes
-	// keep room for their labels.
+	// 720 wide or 480 high, and sizes below 320×200 are raised to it so
+	// that the axes keep room for their labels.
 	Width, Height int
 	// Label is a point's tooltip in FrontSVG; nil means its index and
 	// values. HistorySVG does not use it.
@@ -277,8 +277,11 @@ type plot struct {
 
 func newPlot(opt PlotOptions, title string) *plot {
 	p := &plot{w: opt.Width, h: opt.Height}
-	if p.w <= 0 || p.h <= 0 {
-		p.w, p.h = 720, 480
+	if p.w <= 0 {
+		p.w = 720
+	}
+	if p.h <= 0 {
+		p.h = 480
 	}
 	p.w, p.h = max(p.w, 320), max(p.h, 200)
 	p.left, p.right = marginLeft, float64(p.w-marginRight)

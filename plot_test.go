@@ -147,6 +147,37 @@ func TestFrontSVGByHand(t *testing.T) {
 	}
 }
 
+func TestPlotSize(t *testing.T) {
+	tests := []struct {
+		w, h         int
+		wantW, wantH string
+	}{
+		{0, 0, "720", "480"},
+		{1000, 0, "1000", "480"},
+		{-5, 600, "720", "600"},
+		{100, 100, "320", "200"},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := HistorySVG(&b, []float64{1, 2}, PlotOptions{Width: tt.w, Height: tt.h}); err != nil {
+			t.Fatal(err)
+		}
+		d := xml.NewDecoder(&b)
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "svg" {
+				if attr(e, "width") != tt.wantW || attr(e, "height") != tt.wantH {
+					t.Errorf("Width %d, Height %d: svg %s×%s, want %s×%s", tt.w, tt.h, attr(e, "width"), attr(e, "height"), tt.wantW, tt.wantH)
+				}
+				break
+			}
+		}
+	}
+}
+
 func TestFrontSVGRejectsBadInput(t *testing.T) {
 	cands := []Candidate{{Objectives: map[string]float64{"throughput": 1}}}
 	var b bytes.Buffer
