@@ -36,9 +36,31 @@ func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float
 	if err != nil {
 		return nil, err
 	}
+	var out []float64
 	if dims == 2 {
-		return history2(values, n, maximize, ref), nil
+		out = history2(values, n, maximize, ref)
+	} else {
+		out = historyPlain(values, n, dims, maximize, ref)
 	}
+	if n > 0 && math.IsInf(out[n-1], 1) {
+		// An infinite value, or an overflow that Hypervolume survives by
+		// rescaling: from the first +Inf on, measure again the way it does.
+		again := historyRescaled(values, n, dims, maximize, ref)
+		for i := range out {
+			if math.IsInf(out[i], 1) {
+				out[i] = again[i]
+				if i > 0 {
+					out[i] = max(out[i], out[i-1])
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// historyPlain is HypervolumeHistory for 1 or 3+ columns on the extents as
+// they come.
+func historyPlain(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
 	out := make([]float64, n)
 	pts, rows := extents(values, n, dims, maximize, ref)
 	// A row with an infinite extent makes every later volume +Inf, so only
@@ -71,7 +93,107 @@ func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float
 		}
 		out[i] = total
 	}
-	return out, nil
+	return out
+}
+
+// historyRescaled is HypervolumeHistory once the plain computation reached
+// +Inf, the way [Hypervolume] recovers (see hvRescaled): an extent that
+// overflowed between two finite numbers is taken as twice the difference of
+// the halves, each column is scaled by the power of two that brings its
+// largest extent into [1/2, 1), exactly, and the curve of the scaled rows is
+// scaled back. A row inside the box with an infinite value on its good side
+// still makes the rest +Inf, and so does a volume beyond MaxFloat64; a
+// prefix whose scaled volume is under rows·2^-960, too small to trust, is
+// measured by Hypervolume on its own.
+func historyRescaled(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	pts := make([]float64, 0, len(values))
+	twice := make([]bool, 0, len(values))
+	top := make([]int, dims)
+	for j := range top {
+		top[j] = math.MinInt
+	}
+	var rows []int
+	infAt := n
+rows:
+	for i := range n {
+		start := len(pts)
+		for j, v := range values[i*dims : (i+1)*dims] {
+			hi, lo := ref[j], v
+			if maximize[j] {
+				hi, lo = v, ref[j]
+			}
+			e, x := hi-lo, false
+			if math.IsInf(e, 1) && !math.IsInf(v, 0) {
+				e, x = hi/2-lo/2, true
+			}
+			if !(e > 0) {
+				pts, twice = pts[:start], twice[:start]
+				continue rows
+			}
+			pts, twice = append(pts, e), append(twice, x)
+		}
+		if hasInf(pts[start:]) {
+			infAt = i
+			pts, twice = pts[:start], twice[:start]
+			break
+		}
+		rows = append(rows, i)
+		for j, e := range pts[start:] {
+			_, k := math.Frexp(e)
+			if twice[start+j] {
+				k++
+			}
+			top[j] = max(top[j], k)
+		}
+	}
+	scale := 0
+	if len(rows) > 0 {
+		for _, k := range top {
+			scale += k
+		}
+	}
+	for i, e := range pts {
+		k := -top[i%dims]
+		if twice[i] {
+			k++
+		}
+		pts[i] = math.Ldexp(e, k)
+	}
+	m := len(rows)
+	var curve []float64 // the scaled volume after each of the rows
+	switch dims {
+	case 2:
+		curve = history2(pts, m, []bool{true, true}, []float64{0, 0})
+	default:
+		up, zero := make([]bool, dims), make([]float64, dims)
+		for j := range up {
+			up[j] = true
+		}
+		curve = historyPlain(pts, m, dims, up, zero)
+	}
+	out := make([]float64, n)
+	prev, k := 0.0, 0
+	for i := range out {
+		if i >= infAt {
+			out[i] = math.Inf(1)
+			continue
+		}
+		if k < m && rows[k] == i {
+			v := curve[k]
+			k++
+			if v < math.Ldexp(float64(k), -960) {
+				// Scaled for rows still to come, the prefix lost its
+				// digits: measure it on its own (only data spanning more
+				// than 2^1000 in a column gets here).
+				v, _ = Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			} else {
+				v = math.Ldexp(v, scale)
+			}
+			prev = max(prev, v)
+		}
+		out[i] = prev
+	}
+	return out
 }
 
 func hasInf(p []float64) bool {

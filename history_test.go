@@ -294,3 +294,33 @@ func TestHypervolumeHistoryThreeColumnsAtScale(t *testing.T) {
 		}
 	})
 }
+
+// TestHypervolumeHistoryOverflow draws values near ±MaxFloat64, where
+// extents and partial products overflow although volumes may fit, as
+// Hypervolume measures them by rescaling; the curve must follow.
+func TestHypervolumeHistoryOverflow(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 3).Draw(t, "dims")
+		n := rapid.IntRange(1, 12).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		pool := []float64{-math.MaxFloat64, math.MaxFloat64, -1e200, 1e200, 1e-300, 0.5, -0.5, 1, math.Inf(1), math.Inf(-1)}
+		values := make([]float64, n*dims)
+		for i := range values {
+			values[i] = rapid.SampledFrom(pool).Draw(t, "v")
+		}
+		ref := make([]float64, dims)
+		for j := range ref {
+			ref[j] = rapid.SampledFrom([]float64{-math.MaxFloat64, math.MaxFloat64, 0, 1e200, -1e200}).Draw(t, "ref")
+		}
+		got, err := HypervolumeHistory(values, dims, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			want, _ := Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			if !within12(got[i], want) {
+				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
+			}
+		}
+	})
+}
