@@ -35,7 +35,9 @@ import (
 //
 // When a candidate has an infinite extent every subset holding one has
 // volume +Inf: the answer is the lowest-indexed candidates, with the first
-// infinite one in place of the last if none is among them.
+// infinite one in place of the last if none is among them. An extent that
+// overflows (values near ±MaxFloat64) is taken as infinite for the choice,
+// though the volume returned is Hypervolume's, which may then be finite.
 //
 // k < 0 is an error wrapping [ErrInvalidMatrix] with Path "k"; the other
 // errors are those of [Hypervolume]. values, maximize and ref are not
