@@ -19,9 +19,9 @@ import (
 // Each share is computed directly, never as the difference of two totals,
 // with every gap taken between two coordinates: with one or two columns it
 // is within a few ulps of the exact value; the tests hold three columns to
-// 1e-10 relative of the exact value and more to 1e-9. A share too large for a float64 is +Inf, and so is one whose
-// partial products overflow although it fits; unlike [Hypervolume], the
-// shares are not rescaled.
+// 1e-10 relative of the exact value and more to 1e-9. A share too large for a float64 is +Inf; one that fits although
+// a gap or a partial product overflows is rescaled as in [Hypervolume] and
+// finite, with the same exception for shares lost among subnormals.
 //
 // It costs O(n) after a radix sort for one or two columns, O(n log n) for
 // three, and for more one WFG exclusive volume per row. Algorithms: the
@@ -38,19 +38,65 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 	out := make([]float64, n)
 	origin := make([]float64, max(dims, 2))
 	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
-	var share []float64
-	switch dims {
-	case 1, 2:
-		share = contributions2(pts, [2]float64(origin))
-	case 3:
-		share = contributions3(pts, [3]float64(origin))
-	default:
-		share = contributionsMany(pts, origin, dims)
+	share := contributionsOf(pts, origin, dims)
+	if slices.ContainsFunc(share, func(s float64) bool { return math.IsInf(s, 1) }) {
+		rescaleShares(share, pts, origin, dims)
 	}
 	for i, r := range rows {
 		out[r] = share[i]
 	}
 	return out, nil
+}
+
+// contributionsOf runs the kernel for dims columns on rows in oriented
+// coordinates (see orientedRows).
+func contributionsOf(pts, origin []float64, dims int) []float64 {
+	switch dims {
+	case 1, 2:
+		return contributions2(pts, [2]float64(origin))
+	case 3:
+		return contributions3(pts, [3]float64(origin))
+	default:
+		return contributionsMany(pts, origin, dims)
+	}
+}
+
+// rescaleShares recomputes the shares that came out +Inf with each column
+// scaled by the power of two that brings its largest finite magnitude
+// (origin included) into [1/2, 1), the remedy of hvRescaled: a gap such as
+// MaxFloat64 − (−1) or a partial product 1e200·1e200 overflows although the
+// share (·1e-300) fits. Scaling by a power of two is exact while the scaled
+// coordinate stays normal, so the gaps keep their one rounding; a scaled
+// share under 2^-960 has lost digits to subnormals and stays +Inf, as
+// [Hypervolume] stays +Inf then. A share that is truly unbounded (an
+// infinite coordinate) or beyond MaxFloat64 stays +Inf.
+func rescaleShares(share, pts, origin []float64, dims int) {
+	width := len(origin)
+	exp := make([]int, width)
+	total := 0
+	for j := range width {
+		top := math.Abs(origin[j])
+		for i := j; i < len(pts); i += width {
+			if a := math.Abs(pts[i]); a > top && !math.IsInf(a, 1) {
+				top = a
+			}
+		}
+		_, exp[j] = math.Frexp(top)
+		total += exp[j]
+	}
+	scaledOrigin := make([]float64, width)
+	for j, e := range exp {
+		scaledOrigin[j] = math.Ldexp(origin[j], -e)
+	}
+	scaled := make([]float64, len(pts))
+	for i, v := range pts {
+		scaled[i] = math.Ldexp(v, -exp[i%width])
+	}
+	for i, s := range contributionsOf(scaled, scaledOrigin, dims) {
+		if math.IsInf(share[i], 1) && s >= math.Ldexp(1, -960) {
+			share[i] = math.Ldexp(s, total)
+		}
+	}
 }
 
 // orientedRows returns the rows inside the reference box in oriented
