@@ -31,6 +31,20 @@
 //	goodput_per_gpu      maximize   goodput_output_throughput_tok_s / avg_gpu (needs an SLA)
 //	pareto               per objective  one value per objective
 //
+// In a service the goal is a block of a config file. Embed OptimizationGoal
+// in the config struct; it decodes from JSON with encoding/json and from
+// YAML with gopkg.in/yaml.v3 or sigs.k8s.io/yaml's UnmarshalStrict under the
+// same rules (the package imports neither; see [OptimizationGoal.UnmarshalYAML]):
+//
+//	name: chat
+//	workload: sharegpt
+//	goal:
+//	  target: pareto
+//	  pareto_objectives: [throughput_per_gpu, throughput_per_user, e2e_latency]
+//
+// A bad field comes back as an [*Error] whose Path ("goal" relative, such as
+// "sla.ttft_ms" or "pareto_objectives[1]") the service can show its user.
+//
 // The SLA ([SLATarget]: ttft_ms with itl_ms, or e2e_ms) is not a feasibility
 // gate: the replay counts only the requests that meet it into the goodput
 // metric, so the goodput targets require one and no other target reads it.
