@@ -43,7 +43,7 @@
 //	  pareto_objectives: [throughput_per_gpu, throughput_per_user, e2e_latency]
 //
 // A bad field comes back as an [*Error] whose Path, relative to the goal (such as
-// "sla.ttft_ms" or "pareto_objectives[1]") the service can show its user.
+// "sla.ttft_ms" or "pareto_objectives[1]"), the service can show its user.
 //
 // The SLA ([SLATarget]: ttft_ms with itl_ms, or e2e_ms) is not a feasibility
 // gate: the replay counts only the requests that meet it into the goodput
