@@ -241,7 +241,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	if m == 0 {
 		return out
 	}
-	x, y, zs, owner, byZ := sweepOrder(pts)
+	x, y, owner, byZ := sweepOrder(pts)
 	ox, oy, oz := origin[0], origin[1], origin[2]
 	front := staircase{set: newRankSet(m), x: x, y: y}
 	back := staircase{set: newRankSet(m), x: x, y: y}
@@ -342,8 +342,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	}
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
-		r := int(byZ[i].aux)
-		z := zs[r]
+		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
 		if front.covers(r) {
 			host := front.cover(r)
 			if back.covers(r) {

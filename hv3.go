@@ -59,7 +59,7 @@ func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []i
 // sweepOrder ranks the rows of a three-column extent matrix by x and returns
 // the staircase coordinates and row of each rank, plus records (key z, aux
 // rank) sorted by z.
-func sweepOrder(pts []float64) (x, y, z []float64, row []int, byZ []ndRec) {
+func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 	m := len(pts) / 3
 	a := make([]ndRec, m)
 	buf := make([]ndRec, m)
@@ -67,15 +67,15 @@ func sweepOrder(pts []float64) (x, y, z []float64, row []int, byZ []ndRec) {
 		a[i] = ndRec{fastKey(pts[3*i], 0), uint64(i)}
 	}
 	byX := sortStable(a, buf) // sorted in a, so buf is free again
-	x, y, z, row = make([]float64, m), make([]float64, m), make([]float64, m), make([]int, m)
-	zr := make([]ndRec, m)
+	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
+	z := make([]ndRec, m)
 	for r, e := range byX {
 		i := int(e.aux)
 		row[r] = i
-		x[r], y[r], z[r] = pts[3*i], pts[3*i+1], pts[3*i+2]
-		zr[r] = ndRec{fastKey(z[r], 0), uint64(r)}
+		x[r], y[r] = pts[3*i], pts[3*i+1]
+		z[r] = ndRec{fastKey(pts[3*i+2], 0), uint64(r)} // keyValue decodes it
 	}
-	return x, y, z, row, sortStable(zr, buf)
+	return x, y, row, sortStable(z, buf)
 }
 
 // hv3 is the three-column hypervolume of finite, positive extents: the
@@ -90,14 +90,13 @@ func hv3(pts []float64) float64 {
 	if len(pts) == 0 {
 		return 0
 	}
-	x, y, zs, _, byZ := sweepOrder(pts)
+	x, y, _, byZ := sweepOrder(pts)
 	t := staircase{set: newRankSet(len(x)), x: x, y: y}
 	var removed []int
 	vol, area := 0.0, 0.0
-	zPrev := zs[byZ[len(byZ)-1].aux]
+	zPrev := keyValue(byZ[len(byZ)-1].key)
 	for i := len(byZ) - 1; i >= 0; i-- {
-		r := int(byZ[i].aux)
-		z := zs[r]
+		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
 		vol += area * (zPrev - z)
 		zPrev = z
 		if !t.covers(r) {

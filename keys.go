@@ -53,6 +53,15 @@ func fastKey(v float64, flip uint64) uint64 {
 	return b ^ flip
 }
 
+// keyValue inverts fastKey(v, 0) for a number v (not NaN), except that
+// -0 comes back as +0.
+func keyValue(k uint64) float64 {
+	if k>>63 != 0 {
+		return math.Float64frombits(k &^ (1 << 63))
+	}
+	return math.Float64frombits(^k)
+}
+
 // keysDominate reports whether key row a dominates key row b: no worse in
 // every column and strictly better in one.
 func keysDominate(a, b []uint64) bool {
