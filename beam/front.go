@@ -107,9 +107,11 @@ func decode(it *Item, c *spica.Candidate) error {
 // front(A)∪front(B) (the mergeability of [spica.ParetoFront]); only fronts
 // cross the network. Every front is computed by [spica.ParetoFront], so the
 // dominance rules, NaN handling and the rule for a candidate's values are
-// the library's own. With n candidates whose front has F members the work
-// is about that of [spica.ParetoFront] on the pool plus O(F log F) per
-// merge, and the memory of one worker O(F + batch).
+// the library's own. With n candidates whose front has F members, the work
+// is about that of [spica.ParetoFront] on the pool (each worker folds new
+// candidates into its front in batches at least as large as the front), plus
+// one [spica.ParetoFront] on the two fronts of each merge; a worker holds
+// O(F + 1024) candidates.
 //
 // An invalid objective list panics when the pipeline is built, as
 // [beam.Combine] does on a bad argument; [TryParetoFront] returns it as an
