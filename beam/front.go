@@ -86,8 +86,20 @@ func Candidates(items []Item) ([]spica.Candidate, error) {
 	return out, nil
 }
 
+// decode reads an item's candidate. A line that Python's json module wrote
+// may hold the bare tokens NaN, Infinity and -Infinity, which encoding/json
+// refuses as a syntax error: such a line is read again through
+// [spica.NormalizeJSON], which only a failing line pays for. The item keeps
+// the bytes it came with.
 func decode(it *Item, c *spica.Candidate) error {
-	if err := json.Unmarshal(it.JSON, c); err != nil {
+	err := json.Unmarshal(it.JSON, c)
+	if _, syntax := err.(*json.SyntaxError); syntax {
+		if norm, nerr := spica.NormalizeJSON(it.JSON); nerr == nil {
+			*c = spica.Candidate{}
+			err = json.Unmarshal(norm, c)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("spicabeam: %s: %w", it.where(), err)
 	}
 	return nil

@@ -322,3 +322,24 @@ func TestTryParetoFrontBadObjectives(t *testing.T) {
 		_ = p
 	}
 }
+
+// TestCandidatesReadPythonTokens reads a line as Python's json module
+// writes it, with bare NaN and Infinity, and keeps its bytes.
+func TestCandidatesReadPythonTokens(t *testing.T) {
+	line := `{"config": {"tp": 2}, "used_gpus": 2, "score": NaN, "metrics": {}, "objectives": {"throughput": NaN, "e2e_latency": Infinity}}`
+	items := []Item{{Source: "py.jsonl", Index: 1, JSON: []byte(line)}}
+	got, err := Candidates(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got[0]
+	if c.UsedGPUs != 2 || !math.IsNaN(c.Score) || !math.IsNaN(c.Objectives["throughput"]) || !math.IsInf(c.Objectives["e2e_latency"], 1) {
+		t.Errorf("decoded %+v, want used_gpus 2, score NaN, throughput NaN, e2e_latency +Inf", c)
+	}
+	if string(items[0].JSON) != line {
+		t.Errorf("item's bytes changed to %s", items[0].JSON)
+	}
+	if _, err := Candidates([]Item{{Source: "bad.jsonl", Index: 3, JSON: []byte(`{"score": NaNa}`)}}); err == nil || !strings.Contains(err.Error(), "bad.jsonl:3") {
+		t.Errorf("malformed line: err = %v, want one naming bad.jsonl:3", err)
+	}
+}
