@@ -1,0 +1,273 @@
+package spica
+
+import (
+	"math"
+	"slices"
+)
+
+// hv4d is the hypervolume of finite, positive four-column extents by the
+// dimension sweep HV4D+ of Guerreiro and Fonseca ("Computing and updating
+// hypervolume contributions in up to four dimensions", IEEE TEVC 22(3),
+// 2018), O(n²) time and O(n) space.
+//
+// Rows enter by decreasing fourth extent w, so the volume is the sum over
+// rows of w times the row's exclusive three-dimensional volume against the
+// rows that entered before it. That volume is measured by a sweep down the
+// third extent z over a list L of the rows kept so far, in decreasing
+// lexicographic (z, y, x) order, in O(|L|): each row of L remembers its two
+// neighbours on the staircase that the rows before it in L cast on the
+// (x, y) plane, so the staircase at any height is rebuilt by relinking each
+// row between its neighbours, O(1) a row, and the new row's exclusive area
+// only changes where a later row cuts into it, each cut walking staircase
+// steps that it removes. Rows another row weakly dominates are never kept,
+// which is what makes the neighbours exact.
+//
+// This is our own formulation of the paper's algorithm in the extent space
+// of [Hypervolume] (larger is better, boxes anchored at the origin).
+func hv4d(pts []float64) float64 {
+	m := len(pts) / 4
+	if m == 0 {
+		return 0
+	}
+	s := newHV4Sweep(pts)
+	vol := 0.0
+	for _, i := range hv4Order(pts, 3, []int{2, 1, 0}) {
+		p := s.node[i]
+		c, covered := s.contribution(p)
+		if covered {
+			continue
+		}
+		s.insert(p)
+		vol += max(c, 0) * pts[4*i+3]
+	}
+	return vol
+}
+
+// hv4Order returns the rows of a four-column extent matrix by decreasing
+// extent in column first, ties by decreasing extents in the columns of
+// then, in turn, and then by row. The order of the rows in the input then
+// only matters between equal rows.
+func hv4Order(pts []float64, first int, then []int) []int {
+	m := len(pts) / 4
+	recs := make([]ndRec, m)
+	for i := range recs {
+		// For positive floats the bit pattern orders like the value; its
+		// complement orders the other way.
+		recs[i] = ndRec{^math.Float64bits(pts[4*i+first]), uint64(i)}
+	}
+	recs = sortStable(recs, nil)
+	order := make([]int, m)
+	for i, r := range recs {
+		order[i] = int(r.aux)
+	}
+	for i := 0; i < m; {
+		j := i + 1
+		for j < m && recs[j].key == recs[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortStableFunc(order[i:j], func(a, b int) int {
+				for _, c := range then {
+					if x, y := pts[4*a+c], pts[4*b+c]; x != y {
+						if x > y {
+							return -1
+						}
+						return 1
+					}
+				}
+				return 0
+			})
+		}
+		i = j
+	}
+	return order
+}
+
+// hv4Node is a row of the sweep: its first three extents and its links, as
+// indices into hv4Sweep.nd.
+type hv4Node struct {
+	x, y, z     float64
+	next, prev  int32 // L, circular through hvHead
+	left, right int32 // staircase neighbours among the rows before it in L
+	cl, cr      int32 // staircase links while one contribution is measured
+}
+
+// The first three nodes are sentinels: the head of L, and the two ends of
+// every staircase, which cover nothing (zero width or height) and are never
+// passed, so their infinite coordinates only take part in comparisons.
+const (
+	hvHead  = 0
+	hvLeft  = 1 // x = 0, y = +Inf
+	hvRight = 2 // x = +Inf, y = 0
+)
+
+// hv4Sweep holds the nodes in L's order, after the sentinels, so that L's
+// order is the order of the indices and walking L reads memory forwards.
+type hv4Sweep struct {
+	nd   []hv4Node
+	node []int32 // the node of each row
+}
+
+func newHV4Sweep(pts []float64) *hv4Sweep {
+	m := len(pts) / 4
+	nd := make([]hv4Node, m+3)
+	nd[hvHead] = hv4Node{next: hvHead, prev: hvHead}
+	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
+	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
+	node := make([]int32, m)
+	for k, i := range hv4Order(pts, 2, []int{1, 0}) {
+		node[i] = int32(k + 3)
+		nd[k+3] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+	}
+	return &hv4Sweep{nd: nd, node: node}
+}
+
+// contribution returns the volume of node p's box that no box of L covers,
+// and whether one row of L alone covers it (then p is to be dropped, as it
+// is weakly dominated). It sets p's neighbours and its place in L for
+// insert.
+func (s *hv4Sweep) contribution(p int32) (float64, bool) {
+	nd := s.nd
+	P := &nd[p]
+	px, py := P.x, P.y
+	// Rebuild the part of the staircase of the rows above p that p's
+	// rectangle sees, and find p's neighbours on it: the left one, cl, is
+	// the row with the largest x among those higher than p, the right one,
+	// cr, the row with the largest y among those to the right of p. Only
+	// rows inside the rectangle and rows that become cl or cr are linked
+	// in: a row's neighbours, when it is linked, are of that kind too (a
+	// neighbour higher than p with a larger x than cl would cover the row),
+	// and the rows passed over lie left of cl or right of cr, where no walk
+	// goes, for good.
+	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	cl, cr := int32(hvLeft), int32(hvRight)
+	clx, cry := 0.0, 0.0
+	q := nd[hvHead].next
+	for ; q != hvHead && q < p; q = nd[q].next {
+		Q := &nd[q]
+		switch {
+		case Q.x >= px && Q.y >= py:
+			return 0, true
+		case Q.y > py: // then Q.x < px
+			if Q.x < clx { // a tie in x is a row that covers cl
+				continue
+			}
+			cl, clx = q, Q.x
+		case Q.x > px: // then Q.y < py
+			if Q.y < cry {
+				continue
+			}
+			cr, cry = q, Q.y
+		}
+		Q.cl, Q.cr = Q.left, Q.right
+		nd[Q.left].cr, nd[Q.right].cl = q, q
+	}
+	P.left, P.right, P.next = cl, cr, q
+
+	// The area of p's rectangle left uncovered at its own height: the steps
+	// between its neighbours lie inside the rectangle.
+	area, from := 0.0, nd[cl].x
+	t := nd[cl].cr
+	for nd[t].x <= px {
+		area += (nd[t].x - from) * (py - nd[t].y)
+		from = nd[t].x
+		t = nd[t].cr
+	}
+	area += (px - from) * (py - nd[t].y)
+
+	// Sweep down: each lower row cuts into the area, and only rows that cut
+	// it are linked in; cl and cr stay the steps just outside the rectangle.
+	vol, zPrev := 0.0, P.z
+	for ; q != hvHead; q = nd[q].next {
+		Q := &nd[q]
+		vol += area * (zPrev - Q.z)
+		zPrev = Q.z
+		switch {
+		case Q.x >= px && Q.y >= py:
+			// Below Q.z nothing of the rectangle is uncovered.
+			return max(vol, 0), false
+		case Q.x <= px && Q.y <= py:
+			// Inside the rectangle, Q covers exactly its own exclusive area
+			// among the steps, which lie between its neighbours.
+			lost, from := 0.0, nd[Q.left].x
+			t := nd[Q.left].cr
+			for nd[t].x <= Q.x {
+				lost += (nd[t].x - from) * (Q.y - nd[t].y)
+				from = nd[t].x
+				t = nd[t].cr
+			}
+			lost += (Q.x - from) * (Q.y - nd[t].y)
+			area -= lost
+			Q.cl, Q.cr = Q.left, Q.right
+			nd[Q.left].cr, nd[Q.right].cl = q, q
+		case Q.x > px: // Q.y < py: a cut from below, if Q is above cr
+			if Q.y < nd[cr].y {
+				continue
+			}
+			lost, right, h := 0.0, px, nd[cr].y
+			t := nd[cr].cl
+			for {
+				T := &nd[t]
+				lost += (right - T.x) * (Q.y - h)
+				if T.y > Q.y {
+					break
+				}
+				h, right = T.y, T.x
+				t = T.cl
+			}
+			area -= lost
+			Q.cl, Q.cr = t, cr
+			nd[t].cr, nd[cr].cl = q, q
+			cr = q
+		default: // Q.x < px, Q.y > py: a cut from the left, if Q is right of cl
+			if Q.x < nd[cl].x {
+				continue
+			}
+			lost, from := 0.0, nd[cl].x
+			t := nd[cl].cr
+			for nd[t].x <= Q.x {
+				lost += (nd[t].x - from) * (py - nd[t].y)
+				from = nd[t].x
+				t = nd[t].cr
+			}
+			lost += (Q.x - from) * (py - nd[t].y)
+			area -= lost
+			Q.cl, Q.cr = cl, t
+			nd[cl].cr, nd[t].cl = q, q
+			cl = q
+		}
+	}
+	return max(vol+area*zPrev, 0), false
+}
+
+// insert puts p, measured by contribution and not covered, into L, drops
+// the rows below it that it weakly dominates, and makes it the neighbour of
+// the rows below it whose staircase it joins. A neighbour equal to p in x
+// and y is below p, so this very pass drops it: p takes its place.
+func (s *hv4Sweep) insert(p int32) {
+	nd := s.nd
+	P := &nd[p]
+	next := P.next
+	prev := nd[next].prev
+	P.prev = prev
+	nd[prev].next, nd[next].prev = p, p
+	px, py := P.x, P.y
+	for q := next; q != hvHead; q = nd[q].next {
+		Q := &nd[q]
+		switch {
+		case px >= Q.x && py >= Q.y:
+			nd[Q.prev].next, nd[Q.next].prev = Q.next, Q.prev
+		case Q.x >= px && Q.y >= py:
+			// Q hides p from the staircase of every row below it.
+			return
+		case px < Q.x: // py > Q.y
+			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
+				Q.left = p
+			}
+		default: // px > Q.x, py < Q.y
+			if R := &nd[Q.right]; py > R.y || py == R.y && px >= R.x {
+				Q.right = p
+			}
+		}
+	}
+}
