@@ -1,0 +1,218 @@
+package spica
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// NonDominated returns, in ascending order, the indices of the rows of an
+// n×dims row-major matrix that no other row dominates. maximize gives each
+// column's direction. A row dominates another when it is at least as good in
+// every column and strictly better in at least one; NaN is worse than every
+// number in its column, and -0.0 equals 0.0. Equal rows do not dominate each
+// other, so all copies of a non-dominated row are returned.
+//
+// The algorithms are those of H. T. Kung, F. Luccio and F. P. Preparata,
+// "On finding the maxima of a set of vectors", JACM 22(4), 1975, each on
+// top of a radix sort of 64-bit keys that order the values in each column's
+// direction (a comparison sort serves only small inputs and runs of equal
+// first keys):
+//
+//   - 1 column: one pass for the best value, O(n).
+//   - 2 columns: sort by the first column and sweep, keeping the best
+//     second value seen so far: O(n) after the radix sort.
+//   - 3 columns: sort lexicographically and sweep, keeping the staircase of
+//     the last two columns in a prefix-minimum Fenwick tree: O(n log n).
+//   - 4 or more: Kung's divide and conquer on the lexicographic order,
+//     O(n log^(d-2) n), comparing all pairs only in subproblems of a few
+//     dozen rows.
+//
+// Before any sort, one pass drops the rows that a few pivot rows (the best
+// row of each column and one near the knee of the front, improving as the
+// pass goes) dominate, so on data with a small front the cost is about one
+// read of the matrix; when most rows survive the first few thousand, the
+// filter stands down.
+//
+// A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
+// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty
+// result. values is not modified.
+func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
+	n, err := checkMatrix(values, dims, maximize)
+	if err != nil {
+		return nil, err
+	}
+	return nonDominatedRows(values, n, dims, maximize), nil
+}
+
+// checkMatrix validates the shape shared by every matrix function with
+// directions and returns the number of rows.
+func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
+	n, err := checkShape(values, dims)
+	if err == nil && len(maximize) != dims {
+		err = fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
+	}
+	return n, err
+}
+
+// checkShape validates an n×dims row-major matrix and returns n.
+func checkShape(values []float64, dims int) (int, error) {
+	if dims < 1 {
+		return 0, fmt.Errorf("%w: dims is %d, want at least 1", ErrInvalidMatrix, dims)
+	}
+	if len(values)%dims != 0 {
+		return 0, fmt.Errorf("%w: len(values) = %d is not a multiple of dims = %d", ErrInvalidMatrix, len(values), dims)
+	}
+	return len(values) / dims, nil
+}
+
+// nonDominatedRows is the engine behind [NonDominated], whose godoc names
+// the algorithms: the indices of the non-dominated rows of an already
+// validated n×dims matrix, ascending. Every path compares the keys of
+// fastKey, so "smaller is better" holds in every column; the radix sort is
+// radixSort, the pre-filter pivotSet.
+//
+// Exact duplicates are why ties need care: equal rows never dominate each
+// other, but a lexicographic sort makes every dominator of a row come before
+// it, so once duplicates are grouped, "some earlier distinct row is no worse
+// in every column" is exactly "dominated".
+func nonDominatedRows(values []float64, n, dims int, maximize []bool) []int {
+	return nonDominatedTuned(values, n, dims, maximize, ndDefaults)
+}
+
+// ndTuning holds the sizes at which one path gives way to another. They only
+// trade speed; tests shrink them so that small inputs exercise every path.
+type ndTuning struct {
+	prefilterMin int // fewer rows than this skip the pivot pre-filter
+	radixMin     int // fewer rows than this use a comparison sort
+	leaf         int // divide and conquer compares all pairs at or below this
+	brutePairs   int // the marriage step compares all pairs when |A|·|B| ≤ this
+	probe        int // rows the pre-filter sees before judging whether it pays
+}
+
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096}
+
+func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTuning) []int {
+	if n == 0 {
+		return []int{}
+	}
+	flip := keyFlips(maximize)
+	switch dims {
+	case 1:
+		return minKeyRows(values, flip[0])
+	case 2:
+		return ascendingRows(front2(values, n, flip, t), n)
+	}
+	_, keep, rows := frontMarks(values, n, dims, flip, t)
+	if rows == nil {
+		rows = make([]int, 0, len(keep))
+		for j, ok := range keep {
+			if ok {
+				rows = append(rows, j)
+			}
+		}
+		return rows
+	}
+	// rows ascends, so compacting it in place keeps the order.
+	f := 0
+	for j, ok := range keep {
+		if ok {
+			rows[f] = rows[j]
+			f++
+		}
+	}
+	return rows[:f]
+}
+
+// frontLead is the engine for callers who want the front along its first
+// column: the non-dominated rows as records of their first key and their
+// row, key ascending, rows with equal first keys in no set order. The
+// records are the engine's own sorted records, so the order costs nothing.
+func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []ndRec {
+	if n == 0 {
+		return nil
+	}
+	flip := keyFlips(maximize)
+	switch dims {
+	case 1:
+		rows := minKeyRows(values, flip[0])
+		front := make([]ndRec, len(rows))
+		for i, r := range rows {
+			front[i] = ndRec{fastKey(values[r], flip[0]), uint64(r)}
+		}
+		return front
+	case 2:
+		return front2(values, n, flip, t)
+	}
+	lex, keep, rows := frontMarks(values, n, dims, flip, t)
+	f := 0
+	for _, s := range lex {
+		if keep[s.aux] {
+			row := s.aux
+			if rows != nil {
+				row = uint64(rows[row])
+			}
+			lex[f] = ndRec{s.key, row}
+			f++
+		}
+	}
+	return lex[:f]
+}
+
+// frontMarks is the engine for three or more columns. It returns the key
+// rows that pass the pre-filter in lexicographic order, as records of their
+// first key and key row; keep, which marks the key rows on the front; and
+// the row of each key row, or nil when key row j is row j.
+func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning) (lex []ndRec, keep []bool, rows []int) {
+	var keys []uint64
+	if n >= t.prefilterMin {
+		keys, rows = pivotFilter(values, n, dims, flip, t.probe)
+	} else {
+		keys = keyMatrix(values, dims, flip)
+	}
+	m := len(keys) / dims
+	if dims == 3 {
+		lex, keep = front3(keys, m, t)
+	} else {
+		lex, keep = frontKung(keys, dims, m, t)
+	}
+	return lex, keep, rows
+}
+
+// ascendingRows lists the rows of front in ascending order, in linear time
+// through a bitmap over all n rows.
+func ascendingRows(front []ndRec, n int) []int {
+	set := make([]uint64, (n+63)/64)
+	for _, rec := range front {
+		set[rec.aux>>6] |= 1 << (rec.aux & 63)
+	}
+	rows := make([]int, 0, len(front))
+	for w, b := range set {
+		for b != 0 {
+			rows = append(rows, w<<6|bits.TrailingZeros64(b))
+			b &= b - 1
+		}
+	}
+	return rows
+}
+
+// minKeyRows is the one-column front: every row that ties for the best key.
+func minKeyRows(values []float64, flip uint64) []int {
+	best := uint64(math.MaxUint64)
+	count := 0
+	for _, v := range values {
+		switch k := fastKey(v, flip); {
+		case k < best:
+			best, count = k, 1
+		case k == best:
+			count++
+		}
+	}
+	front := make([]int, 0, count)
+	for i, v := range values {
+		if fastKey(v, flip) == best {
+			front = append(front, i)
+		}
+	}
+	return front
+}

@@ -1,0 +1,105 @@
+package spica
+
+import "math"
+
+// staircase is the set of mutually weakly non-dominated points of a plane
+// (no member is ≥ another in both coordinates), held by their ranks in x
+// order; x and y are indexed by rank and shared between staircases. Ranks
+// order ties in x arbitrarily, which is why the lookups below compare
+// coordinates rather than trust ranks alone.
+type staircase struct {
+	set  rankSet
+	x, y []float64
+}
+
+// cover returns the member with the smallest x ≥ the x of rank r, or -1;
+// only it can weakly dominate r.
+func (t *staircase) cover(r int) int {
+	if q := t.set.prev(r); q >= 0 && t.x[q] >= t.x[r] {
+		return q
+	}
+	return t.set.next(r)
+}
+
+// covers reports whether some member is ≥ rank r in both coordinates.
+func (t *staircase) covers(r int) bool {
+	q := t.cover(r)
+	return q >= 0 && t.y[q] >= t.y[r]
+}
+
+// insert adds rank r, which no member covers, removes the members it covers
+// (appending them to removed) and returns the area it adds to the union of
+// the members' boxes [0,x]×[0,y] within the quadrant above (xlo, ylo).
+func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []int) {
+	x, y := t.x[r], t.y[r]
+	h := 0.0 // height of the union just left of the strip being measured
+	if s := t.set.next(r); s >= 0 {
+		h = t.y[s]
+		if t.x[s] <= x { // a tie in x that r dominates
+			t.set.remove(s)
+			removed = append(removed, s)
+		}
+	}
+	gain, right := 0.0, x
+	q := t.set.prev(r)
+	for ; q >= 0; q = t.set.prev(q) {
+		gain += rect(right-max(t.x[q], xlo), y-max(h, ylo))
+		if t.y[q] > y {
+			break
+		}
+		t.set.remove(q)
+		removed = append(removed, q)
+		h, right = t.y[q], t.x[q]
+	}
+	if q < 0 {
+		gain += rect(right-xlo, y-max(h, ylo))
+	}
+	t.set.add(r)
+	return gain, removed
+}
+
+// sweepOrder ranks the rows of a three-column extent matrix by x and returns
+// the staircase coordinates and row of each rank, plus records (key z, aux
+// rank) sorted by z.
+func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
+	m := len(pts) / 3
+	a := make([]ndRec, m)
+	buf := make([]ndRec, m)
+	for i := range m {
+		a[i] = ndRec{math.Float64bits(pts[3*i]), uint64(i)}
+	}
+	byX := sortStable(a, buf) // sorted in a, so buf is free again
+	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
+	z := make([]ndRec, m)
+	for r, e := range byX {
+		i := int(e.aux)
+		row[r] = i
+		x[r], y[r] = pts[3*i], pts[3*i+1]
+		z[r] = ndRec{math.Float64bits(pts[3*i+2]), uint64(r)}
+	}
+	return x, y, row, sortStable(z, buf)
+}
+
+// hv3 is the three-column hypervolume of finite, positive extents: the
+// staircase area integrated over z, from the highest row down.
+func hv3(pts []float64) float64 {
+	if len(pts) == 0 {
+		return 0
+	}
+	x, y, _, byZ := sweepOrder(pts)
+	t := staircase{set: newRankSet(len(x)), x: x, y: y}
+	var removed []int
+	vol, area := 0.0, 0.0
+	zPrev := math.Float64frombits(byZ[len(byZ)-1].key)
+	for i := len(byZ) - 1; i >= 0; i-- {
+		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].aux)
+		vol += area * (zPrev - z)
+		zPrev = z
+		if !t.covers(r) {
+			var gain float64
+			gain, removed = t.insert(r, 0, 0, removed[:0])
+			area += gain
+		}
+	}
+	return vol + area*zPrev
+}

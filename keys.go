@@ -1,0 +1,70 @@
+package spica
+
+import "math"
+
+// objectiveKey maps a value to a key where smaller is better, whatever the
+// column's direction: comparing keys as unsigned integers is comparing the
+// values in that direction, with NaN (the largest key) worse than every
+// number and -0.0 equal to 0.0. Every kernel compares keys, so the NaN rule
+// lives in one place, fastKey.
+func objectiveKey(v float64, maximize bool) uint64 {
+	var flip uint64
+	if maximize {
+		flip = math.MaxUint64
+	}
+	return fastKey(v, flip)
+}
+
+// keyFlips gives each column the mask fastKey takes: all ones for a
+// maximized column.
+func keyFlips(maximize []bool) []uint64 {
+	flip := make([]uint64, len(maximize))
+	for c, up := range maximize {
+		if up {
+			flip[c] = math.MaxUint64
+		}
+	}
+	return flip
+}
+
+// keyMatrix maps every value to its key.
+func keyMatrix(values []float64, dims int, flip []uint64) []uint64 {
+	keys := make([]uint64, len(values))
+	for r := 0; r < len(values); r += dims {
+		for c, v := range values[r : r+dims] {
+			keys[r+c] = fastKey(v, flip[c])
+		}
+	}
+	return keys
+}
+
+// fastKey is [objectiveKey] with the direction as a mask, flip all ones for
+// a maximized column, so the passes over every value need no branch but
+// the NaN test. Flipping every bit of a negative double and only the sign
+// bit of a non-negative one gives the order-preserving image of IEEE 754;
+// flipping all of that reverses the order for a maximized column, and keeps
+// the image of -Inf, 0xFFF0…0, below NaN's MaxUint64.
+func fastKey(v float64, flip uint64) uint64 {
+	if v != v {
+		return math.MaxUint64
+	}
+	b := math.Float64bits(v + 0) // -0 + 0 is +0 under round-to-nearest
+	b ^= uint64(int64(b)>>63) | 1<<63
+	return b ^ flip
+}
+
+// keysDominate reports whether key row a dominates key row b: no worse in
+// every column and strictly better in one.
+func keysDominate(a, b []uint64) bool {
+	strict := false
+	for k, ka := range a {
+		kb := b[k]
+		if ka > kb {
+			return false
+		}
+		if ka < kb {
+			strict = true
+		}
+	}
+	return strict
+}
