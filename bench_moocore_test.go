@@ -47,42 +47,52 @@ var moocoreRows = []struct {
 // BenchmarkSortFloat64 in the same invocation and compare ratios.
 func BenchmarkMoocore(b *testing.B) {
 	for _, r := range moocoreRows {
-		values := benchMatrix(r.shape, r.n, r.d)
-		maximize := make([]bool, r.d)
-		label := fmt.Sprintf("%s%d/n=%s", string(r.shape[0]-'a'+'A'), r.d, sizeName(r.n))
+		name := fmt.Sprintf("%s/%s%d/n=%s", r.fn, string(r.shape[0]-'a'+'A'), r.d, sizeName(r.n))
 		if r.front {
-			rows, err := NonDominated(values, r.d, maximize)
-			if err != nil {
-				b.Fatal(err)
-			}
-			front := make([]float64, 0, len(rows)*r.d)
-			for _, i := range rows {
-				front = append(front, values[i*r.d:(i+1)*r.d]...)
-			}
-			values = front
-			label = fmt.Sprintf("%s/front=%d", label, len(rows))
+			name += "/front"
 		}
-		ref := slices.Repeat([]float64{1}, r.d)
-		var run func() error
-		switch r.fn {
-		case "NonDominated":
-			run = func() error { _, err := NonDominated(values, r.d, maximize); return err }
-		case "NonDominatedSort":
-			run = func() error { _, err := NonDominatedSort(values, r.d, maximize); return err }
-		case "Hypervolume":
-			run = func() error { _, err := Hypervolume(values, r.d, maximize, ref); return err }
-		case "HypervolumeContributions":
-			run = func() error { _, err := HypervolumeContributions(values, r.d, maximize, ref); return err }
-		}
-		b.Run(fmt.Sprintf("%s/%s/yard=%s/moocore=%gms", r.fn, label, sizeName(r.yard), r.moocore), func(b *testing.B) {
+		name += fmt.Sprintf("/yard=%s/moocore=%gms", sizeName(r.yard), r.moocore)
+		b.Run(name, func(b *testing.B) {
+			values := benchMatrix(r.shape, r.n, r.d)
+			maximize := make([]bool, r.d)
+			if r.front {
+				values = frontRows(b, values, r.d)
+			}
+			ref := slices.Repeat([]float64{1}, r.d)
+			var run func() error
+			switch r.fn {
+			case "NonDominated":
+				run = func() error { _, err := NonDominated(values, r.d, maximize); return err }
+			case "NonDominatedSort":
+				run = func() error { _, err := NonDominatedSort(values, r.d, maximize); return err }
+			case "Hypervolume":
+				run = func() error { _, err := Hypervolume(values, r.d, maximize, ref); return err }
+			case "HypervolumeContributions":
+				run = func() error { _, err := HypervolumeContributions(values, r.d, maximize, ref); return err }
+			}
 			b.ReportAllocs()
+			b.ResetTimer()
 			for b.Loop() {
 				if err := run(); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(len(values)/r.d), "rows")
 		})
 	}
+}
+
+// frontRows returns the non-dominated rows of a minimized matrix.
+func frontRows(b *testing.B, values []float64, d int) []float64 {
+	rows, err := NonDominated(values, d, make([]bool, d))
+	if err != nil {
+		b.Fatal(err)
+	}
+	front := make([]float64, 0, len(rows)*d)
+	for _, i := range rows {
+		front = append(front, values[i*d:(i+1)*d]...)
+	}
+	return front
 }
 
 // sizeName writes a power of ten as the benchmark names do: 1e5.

@@ -13,7 +13,7 @@ import (
 // Rows enter by decreasing fourth extent w, so the volume is the sum over
 // rows of w times the row's exclusive three-dimensional volume against the
 // rows that entered before it. That volume is measured by a sweep down the
-// third extent z over a list L of the rows kept so far, in decreasing
+// third extent z over the list L of the rows kept so far, in decreasing
 // lexicographic (z, y, x) order, in O(|L|): each row of L remembers its two
 // neighbours on the staircase that the rows before it in L cast on the
 // (x, y) plane, so the staircase at any height is rebuilt by relinking each
@@ -83,43 +83,50 @@ func hv4Order(pts []float64, first int, then []int) []int {
 	return order
 }
 
-// hv4Node is a row of the sweep: its first three extents and its links, as
-// indices into hv4Sweep.nd.
+// hv4Node is a row of the sweep: its first three extents and its staircase
+// links, as indices into hv4Sweep.nd.
 type hv4Node struct {
 	x, y, z     float64
-	next, prev  int32 // L, circular through hvHead
 	left, right int32 // staircase neighbours among the rows before it in L
 	cl, cr      int32 // staircase links while one contribution is measured
 }
 
-// The first three nodes are sentinels: the head of L, and the two ends of
-// every staircase, which cover nothing (zero width or height) and are never
-// passed, so their infinite coordinates only take part in comparisons.
+// The first two nodes are sentinels, the two ends of every staircase, which
+// cover nothing (zero width or height) and are never passed, so their
+// infinite coordinates only take part in comparisons.
 const (
-	hvHead  = 0
-	hvLeft  = 1 // x = 0, y = +Inf
-	hvRight = 2 // x = +Inf, y = 0
+	hvLeft  = 0 // x = 0, y = +Inf
+	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep holds the nodes in L's order, after the sentinels, so that L's
-// order is the order of the indices and walking L reads memory forwards.
+// hv4Sweep numbers the nodes in L's order, after the sentinels, and keeps L
+// as arrays: the members' nodes, ascending, and their coordinates beside
+// them, so that the scans that dominate the cost read memory in sequence.
+// Inserting into the arrays moves O(|L|) words, within the O(|L|) a row
+// costs anyway.
 type hv4Sweep struct {
-	nd   []hv4Node
-	node []int32 // the node of each row
+	nd         []hv4Node
+	node       []int32 // the node of each row
+	ord        []int32 // L
+	lx, ly, lz []float64
+	pos        int // where the node last measured goes in L
 }
 
 func newHV4Sweep(pts []float64) *hv4Sweep {
 	m := len(pts) / 4
-	nd := make([]hv4Node, m+3)
-	nd[hvHead] = hv4Node{next: hvHead, prev: hvHead}
+	nd := make([]hv4Node, m+2)
 	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
 	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
 	node := make([]int32, m)
 	for k, i := range hv4Order(pts, 2, []int{1, 0}) {
-		node[i] = int32(k + 3)
-		nd[k+3] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+		node[i] = int32(k + 2)
+		nd[k+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 	}
-	return &hv4Sweep{nd: nd, node: node}
+	return &hv4Sweep{
+		nd: nd, node: node,
+		ord: make([]int32, 0, m),
+		lx:  make([]float64, 0, m), ly: make([]float64, 0, m), lz: make([]float64, 0, m),
+	}
 }
 
 // contribution returns the volume of node p's box that no box of L covers,
@@ -127,7 +134,7 @@ func newHV4Sweep(pts []float64) *hv4Sweep {
 // is weakly dominated). It sets p's neighbours and its place in L for
 // insert.
 func (s *hv4Sweep) contribution(p int32) (float64, bool) {
-	nd := s.nd
+	nd, ord, lx, ly := s.nd, s.ord, s.lx, s.ly
 	P := &nd[p]
 	px, py := P.x, P.y
 	// Rebuild the part of the staircase of the rows above p that p's
@@ -142,27 +149,29 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
-	q := nd[hvHead].next
-	for ; q != hvHead && q < p; q = nd[q].next {
-		Q := &nd[q]
+	k := 0
+	for ; k < len(ord) && ord[k] < p; k++ {
+		x, y := lx[k], ly[k]
 		switch {
-		case Q.x >= px && Q.y >= py:
+		case x >= px && y >= py:
 			return 0, true
-		case Q.y > py: // then Q.x < px
-			if Q.x < clx { // a tie in x is a row that covers cl
+		case y > py: // then x < px
+			if x < clx { // a tie in x is a row that covers cl
 				continue
 			}
-			cl, clx = q, Q.x
-		case Q.x > px: // then Q.y < py
-			if Q.y < cry {
+			cl, clx = ord[k], x
+		case x > px: // then y < py
+			if y < cry {
 				continue
 			}
-			cr, cry = q, Q.y
+			cr, cry = ord[k], y
 		}
+		q := ord[k]
+		Q := &nd[q]
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr, nd[Q.right].cl = q, q
 	}
-	P.left, P.right, P.next = cl, cr, q
+	P.left, P.right, s.pos = cl, cr, k
 
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
@@ -177,62 +186,68 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 
 	// Sweep down: each lower row cuts into the area, and only rows that cut
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
+	lz := s.lz
 	vol, zPrev := 0.0, P.z
-	for ; q != hvHead; q = nd[q].next {
-		Q := &nd[q]
-		vol += area * (zPrev - Q.z)
-		zPrev = Q.z
+	for ; k < len(ord); k++ {
+		x, y, z := lx[k], ly[k], lz[k]
+		vol += area * (zPrev - z)
+		zPrev = z
 		switch {
-		case Q.x >= px && Q.y >= py:
-			// Below Q.z nothing of the rectangle is uncovered.
+		case x >= px && y >= py:
+			// Below z nothing of the rectangle is uncovered.
 			return max(vol, 0), false
-		case Q.x <= px && Q.y <= py:
-			// Inside the rectangle, Q covers exactly its own exclusive area
-			// among the steps, which lie between its neighbours.
+		case x <= px && y <= py:
+			// Inside the rectangle, the row covers exactly its own
+			// exclusive area among the steps, which lie between its
+			// neighbours.
+			q := ord[k]
+			Q := &nd[q]
 			lost, from := 0.0, nd[Q.left].x
 			t := nd[Q.left].cr
-			for nd[t].x <= Q.x {
-				lost += (nd[t].x - from) * (Q.y - nd[t].y)
+			for nd[t].x <= x {
+				lost += (nd[t].x - from) * (y - nd[t].y)
 				from = nd[t].x
 				t = nd[t].cr
 			}
-			lost += (Q.x - from) * (Q.y - nd[t].y)
+			lost += (x - from) * (y - nd[t].y)
 			area -= lost
 			Q.cl, Q.cr = Q.left, Q.right
 			nd[Q.left].cr, nd[Q.right].cl = q, q
-		case Q.x > px: // Q.y < py: a cut from below, if Q is above cr
-			if Q.y < nd[cr].y {
+		case x > px: // y < py: a cut from below, if the row is above cr
+			if y < nd[cr].y {
 				continue
 			}
 			lost, right, h := 0.0, px, nd[cr].y
 			t := nd[cr].cl
 			for {
 				T := &nd[t]
-				lost += (right - T.x) * (Q.y - h)
-				if T.y > Q.y {
+				lost += (right - T.x) * (y - h)
+				if T.y > y {
 					break
 				}
 				h, right = T.y, T.x
 				t = T.cl
 			}
 			area -= lost
-			Q.cl, Q.cr = t, cr
+			q := ord[k]
+			nd[q].cl, nd[q].cr = t, cr
 			nd[t].cr, nd[cr].cl = q, q
 			cr = q
-		default: // Q.x < px, Q.y > py: a cut from the left, if Q is right of cl
-			if Q.x < nd[cl].x {
+		default: // x < px, y > py: a cut from the left, if right of cl
+			if x < nd[cl].x {
 				continue
 			}
 			lost, from := 0.0, nd[cl].x
 			t := nd[cl].cr
-			for nd[t].x <= Q.x {
+			for nd[t].x <= x {
 				lost += (nd[t].x - from) * (py - nd[t].y)
 				from = nd[t].x
 				t = nd[t].cr
 			}
-			lost += (Q.x - from) * (py - nd[t].y)
+			lost += (x - from) * (py - nd[t].y)
 			area -= lost
-			Q.cl, Q.cr = cl, t
+			q := ord[k]
+			nd[q].cl, nd[q].cr = cl, t
 			nd[cl].cr, nd[t].cl = q, q
 			cl = q
 		}
@@ -247,27 +262,42 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 func (s *hv4Sweep) insert(p int32) {
 	nd := s.nd
 	P := &nd[p]
-	next := P.next
-	prev := nd[next].prev
-	P.prev = prev
-	nd[prev].next, nd[next].prev = p, p
 	px, py := P.x, P.y
-	for q := next; q != hvHead; q = nd[q].next {
-		Q := &nd[q]
-		switch {
-		case px >= Q.x && py >= Q.y:
-			nd[Q.prev].next, nd[Q.next].prev = Q.next, Q.prev
-		case Q.x >= px && Q.y >= py:
-			// Q hides p from the staircase of every row below it.
-			return
-		case px < Q.x: // py > Q.y
+	pos, n := s.pos, len(s.ord)
+	s.ord = slices.Insert(s.ord, pos, p)
+	s.lx = slices.Insert(s.lx, pos, px)
+	s.ly = slices.Insert(s.ly, pos, py)
+	s.lz = slices.Insert(s.lz, pos, P.z)
+	ord, lx, ly, lz := s.ord, s.lx, s.ly, s.lz
+	w, k := pos+1, pos+1
+	for ; k <= n; k++ {
+		x, y := lx[k], ly[k]
+		if px >= x && py >= y {
+			continue // dropped
+		}
+		if x >= px && y >= py {
+			// This row hides p from the staircase of every row below it.
+			break
+		}
+		Q := &nd[ord[k]]
+		if px < x { // py > y
 			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
 				Q.left = p
 			}
-		default: // px > Q.x, py < Q.y
+		} else { // px > x, py < y
 			if R := &nd[Q.right]; py > R.y || py == R.y && px >= R.x {
 				Q.right = p
 			}
 		}
+		ord[w], lx[w], ly[w], lz[w] = ord[k], x, y, lz[k]
+		w++
+	}
+	if w < k {
+		copy(ord[w:], ord[k:])
+		copy(lx[w:], lx[k:])
+		copy(ly[w:], ly[k:])
+		copy(lz[w:], lz[k:])
+		m := w + n + 1 - k
+		s.ord, s.lx, s.ly, s.lz = ord[:m], lx[:m], ly[:m], lz[:m]
 	}
 }
