@@ -144,6 +144,9 @@ func hvFinite(pts []float64, dims int) float64 {
 		}
 		return sweep2(a)
 	case 3:
+		if len(pts) <= 3*hv3SmallMax {
+			return hv3Small(pts)
+		}
 		return hv3(pts)
 	case 4:
 		return hv4d(pts)
