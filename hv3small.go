@@ -1,10 +1,5 @@
 package spica
 
-import (
-	"cmp"
-	"slices"
-)
-
 // hv3SmallMax is the number of rows up to which hvFinite measures three
 // columns with hv3Small rather than hv3. A variable so that tests can force
 // either path.
@@ -12,8 +7,8 @@ var hv3SmallMax = 256
 
 // hv3Small is hv3 for a few rows, with nothing to set up: the same sweep
 // down the third extent (Beume et al., see [Hypervolume]), but with the
-// staircase in a plain slice searched and spliced linearly, O(n·s) for a
-// staircase of at most s steps. For fronts of tens to hundreds of rows that
+// staircase in a plain slice, searched by bisection and spliced by copying,
+// O(n·s) for a staircase of at most s steps. For fronts of tens to hundreds of rows that
 // is less work than ranking the rows, sizing a bit tree and sorting twice,
 // which is what hv3 spends its time on at that size.
 func hv3Small(pts []float64) float64 {
@@ -23,20 +18,10 @@ func hv3Small(pts []float64) float64 {
 	}
 	type row struct{ x, y, z float64 }
 	rows := make([]row, m)
-	for i := range rows {
-		rows[i] = row{pts[3*i], pts[3*i+1], pts[3*i+2]}
+	// Highest first, ties by y and x (see extentOrder).
+	for k, i := range extentOrder(pts, 3, 2, 1, 0) {
+		rows[k] = row{pts[3*i], pts[3*i+1], pts[3*i+2]}
 	}
-	// Highest first; ties by y and x, so that the sums are formed in an
-	// order that does not depend on the order of the input.
-	slices.SortFunc(rows, func(a, b row) int {
-		if c := cmp.Compare(b.z, a.z); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.y, a.y); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.x, a.x)
-	})
 	type step struct{ x, y float64 }
 	stair := make([]step, 0, 16) // x ascending, y descending
 	vol, area, zPrev := 0.0, 0.0, rows[0].z
@@ -45,9 +30,13 @@ func hv3Small(pts []float64) float64 {
 		zPrev = r.z
 		// j is the first step with x ≥ r.x: the highest of those, so the
 		// only one that can cover r.
-		j := 0
-		for j < len(stair) && stair[j].x < r.x {
-			j++
+		j, hi := 0, len(stair)
+		for j < hi {
+			if h := int(uint(j+hi) >> 1); stair[h].x < r.x {
+				j = h + 1
+			} else {
+				hi = h
+			}
 		}
 		if j < len(stair) && stair[j].y >= r.y {
 			continue
@@ -77,7 +66,17 @@ func hv3Small(pts []float64) float64 {
 			below = stair[end].y
 		}
 		area += gain + (r.x-from)*(r.y-below)
-		stair = slices.Replace(stair, i, end, step{r.x, r.y})
+		// Splice r in for the run, by hand: slices.Replace costs more than
+		// the rest of a step at this size.
+		switch end - i {
+		case 0:
+			stair = append(stair, step{})
+			copy(stair[i+1:], stair[i:])
+		case 1:
+		default:
+			stair = append(stair[:i+1], stair[end:]...)
+		}
+		stair[i] = step{r.x, r.y}
 	}
 	return vol + area*zPrev
 }

@@ -31,7 +31,7 @@ func hv4d(pts []float64) float64 {
 	}
 	s := newHV4Sweep(pts)
 	vol := 0.0
-	for _, i := range hv4Order(pts, 3, []int{2, 1, 0}) {
+	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
 		p := s.node[i]
 		c, covered := s.contribution(p)
 		if covered {
@@ -43,39 +43,43 @@ func hv4d(pts []float64) float64 {
 	return vol
 }
 
-// hv4Order returns the rows of a four-column extent matrix by decreasing
-// extent in column first, ties by decreasing extents in the columns of
-// then, in turn, and then by row. The order of the rows in the input then
-// only matters between equal rows.
-func hv4Order(pts []float64, first int, then []int) []int {
-	m := len(pts) / 4
-	recs := make([]ndRec, m)
-	for i := range recs {
+// extentOrder returns the rows of an extent matrix with dims columns by
+// decreasing extent in column cols[0], ties by decreasing extent in the
+// columns cols[1:] in turn, and then by row, so that sums formed in this
+// order do not depend on the order of the input (only equal rows tie). A
+// radix sort on the first column does most of the work, also on a few rows,
+// where it is one pass into a few buckets; the comparison sort only sees
+// runs of ties, which continuous data hardly has.
+func extentOrder(pts []float64, dims int, cols ...int) []int {
+	m := len(pts) / dims
+	recs := make([]ndRec, 2*m)
+	for i := range m {
 		// For positive floats the bit pattern orders like the value; its
 		// complement orders the other way.
-		recs[i] = ndRec{^math.Float64bits(pts[4*i+first]), uint64(i)}
+		recs[i] = ndRec{^math.Float64bits(pts[dims*i+cols[0]]), uint64(i)}
 	}
-	recs = sortStable(recs, nil)
+	sorted := recs[:m]
+	radixSort(sorted, recs[m:], false)
 	order := make([]int, m)
-	for i, r := range recs {
+	for i, r := range sorted {
 		order[i] = int(r.aux)
 	}
 	for i := 0; i < m; {
 		j := i + 1
-		for j < m && recs[j].key == recs[i].key {
+		for j < m && sorted[j].key == sorted[i].key {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortStableFunc(order[i:j], func(a, b int) int {
-				for _, c := range then {
-					if x, y := pts[4*a+c], pts[4*b+c]; x != y {
+			slices.SortFunc(order[i:j], func(a, b int) int {
+				for _, c := range cols[1:] {
+					if x, y := pts[dims*a+c], pts[dims*b+c]; x != y {
 						if x > y {
 							return -1
 						}
 						return 1
 					}
 				}
-				return 0
+				return a - b
 			})
 		}
 		i = j
@@ -118,7 +122,7 @@ func newHV4Sweep(pts []float64) *hv4Sweep {
 	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
 	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
 	node := make([]int32, m)
-	for k, i := range hv4Order(pts, 2, []int{1, 0}) {
+	for k, i := range extentOrder(pts, 4, 2, 1, 0) {
 		node[i] = int32(k + 2)
 		nd[k+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 	}
