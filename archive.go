@@ -2,7 +2,6 @@ package spica
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"sync"
 )
@@ -13,7 +12,6 @@ import (
 // [NewParetoArchive].
 type ParetoArchive struct {
 	objectives []OptimizationTarget
-	names      []string // objectives' text forms, the Objectives keys
 	maximize   []bool
 
 	mu      sync.Mutex
@@ -29,24 +27,22 @@ type archiveEntry struct {
 }
 
 // NewParetoArchive returns an empty archive over objectives. An invalid list
-// (empty, pareto in it, unknown, repeats) is an error wrapping
-// [ErrInvalidParetoObjectives].
+// (empty, pareto in it, repeats) is an error wrapping
+// [ErrInvalidParetoObjectives], an out-of-range target in it
+// [ErrUnknownTarget].
 func NewParetoArchive(objectives []OptimizationTarget) (*ParetoArchive, error) {
-	if err := checkObjectives(objectives, 1); err != nil {
+	if err := checkObjectives(objectives, 1, "objectives"); err != nil {
 		return nil, err
 	}
-	a := &ParetoArchive{objectives: slices.Clone(objectives), maximize: directions(objectives)}
-	for _, t := range objectives {
-		a.names = append(a.names, t.String())
-	}
-	return a, nil
+	return &ParetoArchive{objectives: slices.Clone(objectives), maximize: directions(objectives)}, nil
 }
 
 // Add offers c to the archive. It admits c when no member dominates it (see
 // [Dominates]; a member with an equal vector does not) and then evicts the
-// members c dominates. A candidate with nil Objectives, or lacking one of the
-// archive's objectives, is an error wrapping [ErrInvalidCandidate] and
-// changes nothing.
+// members c dominates. Values are read by the rule of [ParetoFront]
+// (Objectives, else Metrics); a candidate with no value for one of the
+// archive's objectives is an error wrapping [ErrInvalidCandidate] (Path
+// "candidate.objectives.<name>") and changes nothing.
 //
 // A rejected candidate never belongs to the front later: whatever evicts the
 // member that dominated it dominates it too. So [ParetoArchive.Front] always
@@ -54,24 +50,22 @@ func NewParetoArchive(objectives []OptimizationTarget) (*ParetoArchive, error) {
 // O(log m) for two objectives (plus moving the members after the newcomer)
 // and O(d·m) for more, for a front of m members.
 func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
-	if len(a.names) == 0 {
-		return false, fmt.Errorf("%w: the archive has no objectives; create it with NewParetoArchive", ErrInvalidParetoObjectives)
+	if len(a.objectives) == 0 {
+		return false, errorf(ErrInvalidParetoObjectives, "", "the archive has no objectives; create it with NewParetoArchive")
 	}
-	if c.Objectives == nil {
-		return false, fmt.Errorf("%w: the candidate has no Objectives (a scalar goal's candidate)", ErrInvalidCandidate)
-	}
-	keys := make([]uint64, len(a.names))
-	for i, name := range a.names {
-		v, ok := c.Objectives[name]
+	keys := make([]uint64, len(a.objectives))
+	x := 0.0 // the last objective's raw value
+	for i, t := range a.objectives {
+		v, ok := c.value(t)
 		if !ok {
-			return false, fmt.Errorf("%w: the candidate lacks objective %q", ErrInvalidCandidate, name)
+			return false, errNoValue(-1, t)
 		}
-		keys[i] = objectiveKey(v, a.maximize[i])
+		keys[i], x = objectiveKey(v, a.maximize[i]), v
 	}
 
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e := archiveEntry{c: c, keys: keys, x: c.Objectives[a.names[len(a.names)-1]], seq: a.added}
+	e := archiveEntry{c: c, keys: keys, x: x, seq: a.added}
 	a.added++
 	if len(keys) == 2 {
 		return a.add2(e), nil

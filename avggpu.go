@@ -2,11 +2,6 @@ package spica
 
 import "math"
 
-var (
-	nan = math.NaN()
-	inf = math.Inf(1)
-)
-
 // msPerHour converts duration_ms to hours.
 const msPerHour = 3_600_000
 
@@ -30,7 +25,7 @@ func AvgGPU(r Report) float64 {
 		return 0
 	}
 	if math.IsNaN(gpuHours) || math.IsNaN(durationMs) || math.IsInf(gpuHours, 1) || math.IsInf(durationMs, 1) {
-		return nan
+		return math.NaN()
 	}
 	return gpuHours / (durationMs / msPerHour)
 }

@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -13,25 +14,19 @@ import (
 // NaN: a row gets +Inf exactly when the region only it dominates is
 // unbounded (so the only row with infinite extent gets +Inf, while two rows
 // with infinite extent in different columns each get +Inf, and a finite row
-// beside them keeps its finite share). A finite share too large for a
-// float64 is +Inf.
+// beside them keeps its finite share).
 //
-// Removing a row uncovers the rows only it dominated, so a row's exclusive
-// area in a plane is the rectangle between its neighbours on the staircase
-// (the non-dominated rows) minus a second staircase: the non-dominated rows
-// among the rest. With one or two columns (one is padded with a column of
-// 1s) both staircases come from one pass after the radix sort, O(n). With
-// three, the sweep of [Hypervolume] keeps both staircases of the rows above
-// the current height and integrates each row's exclusive area over the
-// height it holds, updating at most three areas per step by the strips they
-// lose, O(n log n) in all as long as the areas are finite (an infinite one
-// is measured again from scratch), in the spirit of Emmerich and Fonseca, "Computing
-// hypervolume contributions in low dimensions: asymptotically optimal
-// algorithm and complexity results", EMO 2011, which covers mutually
-// non-dominated rows only). With four or more columns each surviving row's share is WFG's
-// exclusive hypervolume, its own box minus the hypervolume of the other rows
-// limited to that box, computed directly rather than as the difference of
-// two totals.
+// Each share is computed directly, never as the difference of two totals,
+// with every gap taken between two coordinates: with one or two columns it
+// is within a few ulps of the exact value; the tests hold three columns to
+// 1e-10 relative of the exact value and more to 1e-9. A share too large for a float64 is +Inf; one that fits although
+// a gap or a partial product overflows is rescaled as in [Hypervolume] and
+// finite, with the same exception for shares lost among subnormals.
+//
+// It costs O(n) after a radix sort for one or two columns, O(n log n) for
+// three, and for more one WFG exclusive volume per row. Algorithms: the
+// three-column sweep extends Emmerich and Fonseca (EMO 2011) to rows that
+// dominate others; WFG is that of While et al. (IEEE TEVC 2012).
 //
 // Errors are those of [Hypervolume]. An empty matrix gives an empty, non-nil
 // slice. values, maximize and ref are not modified.
@@ -41,22 +36,11 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 		return nil, err
 	}
 	out := make([]float64, n)
-	pts, rows := extents(values, n, dims, maximize, ref)
-	var share []float64
-	switch dims {
-	case 1:
-		// A second column of 1s scales no volume.
-		p2 := make([]float64, 2*len(pts))
-		for i, e := range pts {
-			p2[2*i], p2[2*i+1] = e, 1
-		}
-		share = contributions2(p2)
-	case 2:
-		share = contributions2(pts)
-	case 3:
-		share = contributions3(pts)
-	default:
-		share = contributionsMany(pts, dims)
+	origin := make([]float64, max(dims, 2))
+	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
+	share := contributionsOf(pts, origin, dims)
+	if slices.ContainsFunc(share, func(s float64) bool { return math.IsInf(s, 1) }) {
+		rescaleShares(share, pts, origin, dims)
 	}
 	for i, r := range rows {
 		out[r] = share[i]
@@ -64,30 +48,127 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 	return out, nil
 }
 
+// contributionsOf runs the kernel for dims columns on rows in oriented
+// coordinates (see orientedRows).
+func contributionsOf(pts, origin []float64, dims int) []float64 {
+	switch dims {
+	case 1, 2:
+		return contributions2(pts, [2]float64(origin))
+	case 3:
+		return contributions3(pts, [3]float64(origin))
+	default:
+		return contributionsMany(pts, origin, dims)
+	}
+}
+
+// rescaleShares recomputes the shares that came out +Inf with each column
+// scaled by the power of two that brings its largest finite magnitude
+// (origin included) into [1/2, 1), the remedy of hvRescaled: a gap such as
+// MaxFloat64 − (−1) or a partial product 1e200·1e200 overflows although the
+// share (·1e-300) fits. Scaling by a power of two is exact while the scaled
+// coordinate stays normal, so the gaps keep their one rounding; a scaled
+// share under 2^-960 has lost digits to subnormals and stays +Inf, as
+// [Hypervolume] stays +Inf then. A share that is truly unbounded (an
+// infinite coordinate) or beyond MaxFloat64 stays +Inf.
+func rescaleShares(share, pts, origin []float64, dims int) {
+	width := len(origin)
+	exp := make([]int, width)
+	total := 0
+	for j := range width {
+		top := math.Abs(origin[j])
+		for i := j; i < len(pts); i += width {
+			if a := math.Abs(pts[i]); a > top && !math.IsInf(a, 1) {
+				top = a
+			}
+		}
+		_, exp[j] = math.Frexp(top)
+		total += exp[j]
+	}
+	scaledOrigin := make([]float64, width)
+	for j, e := range exp {
+		scaledOrigin[j] = math.Ldexp(origin[j], -e)
+	}
+	scaled := make([]float64, len(pts))
+	for i, v := range pts {
+		scaled[i] = math.Ldexp(v, -exp[i%width])
+	}
+	for i, s := range contributionsOf(scaled, scaledOrigin, dims) {
+		if math.IsInf(share[i], 1) && s >= math.Ldexp(1, -960) {
+			share[i] = math.Ldexp(s, total)
+		}
+	}
+}
+
+// orientedRows returns the rows inside the reference box in oriented
+// coordinates, where larger is better in every column (the value, negated
+// in a minimized column, which is exact), and the indices of those rows; it
+// writes the reference point in the same terms to origin. Kernels on
+// oriented coordinates take every gap as the difference of two coordinates,
+// one rounding, where a gap between extents (ref − x) would carry the
+// rounding of both, which on close neighbours far from the reference point
+// leaves few correct digits. A single column gets a second column of 1s
+// over an origin of 0, which scales no area, so origin has room for
+// max(dims, 2) columns.
+func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []float64) (pts []float64, rows []int) {
+	orient := func(v float64, up bool) float64 {
+		if up {
+			return v
+		}
+		return -v
+	}
+	for j := range dims {
+		origin[j] = orient(ref[j], maximize[j])
+	}
+	width := max(dims, 2)
+	pts = make([]float64, 0, width*n)
+	rows = make([]int, 0, n)
+	for i := range n {
+		start := len(pts)
+		for j, v := range values[i*dims : (i+1)*dims] {
+			if v = orient(v, maximize[j]); !(v > origin[j]) { // NaN fails too
+				pts = pts[:start]
+				break
+			}
+			pts = append(pts, v)
+		}
+		if len(pts) > start {
+			if dims == 1 {
+				pts = append(pts, 1)
+			}
+			rows = append(rows, i)
+		}
+	}
+	return pts, rows
+}
+
 // contributions2 returns the exclusive area of each row of a two-column
-// extent matrix (extents > 0, +Inf allowed): the static case of
-// [contributions3], where the front and the back staircase come from one
-// pass over the rows by decreasing x and each front row's rectangle meets a
-// contiguous run of the back, so after the sort it is O(n).
-func contributions2(pts []float64) []float64 {
+// matrix in oriented coordinates (see orientedRows), every row above origin
+// in both columns, +Inf allowed: the static case of contributions3.
+//
+// Removing a row uncovers the rows only it dominated, so a row's exclusive
+// area is the rectangle between its neighbours on the staircase (the
+// non-dominated rows) minus a second staircase, the non-dominated rows among
+// the rest. Both staircases come from one pass over the rows by decreasing
+// x, and each front row's rectangle meets a contiguous run of the back, so
+// after the sort it is O(n). Every side of every rectangle is the
+// difference of two coordinates, one rounding, so a share is within a few
+// ulps of the exact one.
+func contributions2(pts []float64, origin [2]float64) []float64 {
 	m := len(pts) / 2
 	out := make([]float64, m)
 	a := make([]ndRec, m)
 	for i := range a {
-		a[i] = ndRec{math.Float64bits(pts[2*i]), uint64(i)}
+		a[i] = ndRec{fastKey(pts[2*i], math.MaxUint64), uint64(i)} // x descending
 	}
 	a = sortStable(a, nil)
 	var front, back []int // rows, by decreasing x
-	top1, top2 := 0.0, 0.0
-	for hi := m - 1; hi >= 0; {
-		lo := hi
-		for lo > 0 && a[lo-1].key == a[hi].key {
-			lo--
-		}
+	top1, top2 := origin[1], origin[1]
+	for lo := 0; lo < m; {
+		hi := keyRunEnd(a, lo)
 		// Among rows sharing x only the highest can reach a staircase; its
 		// equals and the rest fall to the back staircase.
 		best, second := -1, -1
-		for _, e := range a[lo : hi+1] {
+		for _, e := range a[lo:hi] {
 			i := int(e.aux)
 			if best < 0 || pts[2*i+1] > pts[2*best+1] {
 				best, second = i, best
@@ -104,13 +185,13 @@ func contributions2(pts []float64) []float64 {
 			back = append(back, best)
 			top2 = pts[2*best+1]
 		}
-		hi = lo - 1
+		lo = hi
 	}
 	slices.Reverse(front)
 	slices.Reverse(back)
 	b := 0
 	for k, f := range front {
-		xl, ys := 0.0, 0.0
+		xl, ys := origin[0], origin[1]
 		if k > 0 {
 			xl = pts[2*front[k-1]]
 		}
@@ -135,8 +216,13 @@ func contributions2(pts []float64) []float64 {
 	return out
 }
 
-// contributions3 returns the exclusive volume of each row of a three-column
-// extent matrix (extents > 0, +Inf allowed).
+// contributions3 returns the exclusive volume of each row of a
+// three-column matrix in oriented coordinates (see orientedRows), every row
+// above origin, +Inf allowed. It follows M. T. M. Emmerich and C. M.
+// Fonseca, "Computing hypervolume contributions in low dimensions:
+// asymptotically optimal algorithm and complexity results", EMO 2011, which
+// covers mutually non-dominated rows only, extended to rows that others
+// dominate by the second staircase below.
 //
 // At height z of the sweep the rows with a larger z are active. Only a row
 // on the staircase of the active rows (front) can own area alone: its box
@@ -147,14 +233,16 @@ func contributions2(pts []float64) []float64 {
 // shrinks, its bottom rising or its left side moving right, and a back row
 // it leaves lies under two front rows and so inside no rectangle again: it
 // is dropped from the back as it is passed. Every update walks only the back
-// rows it drops plus O(1) others, so the whole sweep is O(n log n).
-func contributions3(pts []float64) []float64 {
+// rows it drops plus O(1) others, so the whole sweep is O(n log n) but for
+// the areas measured again (see take).
+func contributions3(pts []float64, origin [3]float64) []float64 {
 	m := len(pts) / 3
 	out := make([]float64, m)
 	if m == 0 {
 		return out
 	}
-	x, y, owner, byZ := sweepOrder(pts)
+	x, y, zs, owner, byZ := sweepOrder(pts)
+	ox, oy, oz := origin[0], origin[1], origin[2]
 	front := staircase{set: newRankSet(m), x: x, y: y}
 	back := staircase{set: newRankSet(m), x: x, y: y}
 	area := make([]float64, m)  // exclusive area of a front rank
@@ -163,6 +251,7 @@ func contributions3(pts []float64) []float64 {
 	// bounds returns the left side and the bottom of front rank r's
 	// rectangle.
 	bounds := func(r int) (xl, ys float64) {
+		xl, ys = ox, oy
 		if l := front.set.prev(r); l >= 0 {
 			xl = x[l]
 		}
@@ -182,11 +271,13 @@ func contributions3(pts []float64) []float64 {
 	// rank the back rows in its rectangle are those it has just pushed off
 	// the front, so the walk is paid for by their entering the back.
 	var exclusive func(r int) float64
-	// take removes lost from front rank r's area; rounding must not leave it
-	// negative, and Inf−Inf says nothing, so an infinite area is measured
-	// again instead.
+	// take removes lost from front rank r's area. Inf−Inf says nothing, and
+	// a difference that cancels more than half the area would carry the
+	// rounding of the larger one into the smaller, so then the area is
+	// measured again instead: it at least halves each time, so that happens
+	// O(log) times per rank on any data with a bounded ratio of areas.
 	take := func(r int, lost float64) {
-		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) {
+		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) || 2*lost > area[r] {
 			area[r] = exclusive(r)
 			return
 		}
@@ -251,7 +342,8 @@ func contributions3(pts []float64) []float64 {
 	}
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
-		z, r := math.Float64frombits(byZ[i].key), int(byZ[i].aux)
+		r := int(byZ[i].aux)
+		z := zs[r]
 		if front.covers(r) {
 			host := front.cover(r)
 			if back.covers(r) {
@@ -271,7 +363,7 @@ func contributions3(pts []float64) []float64 {
 			}
 			continue
 		}
-		_, removed = front.insert(r, 0, 0, removed[:0])
+		_, removed = front.insert(r, ox, oy, removed[:0])
 		l, s := front.set.prev(r), front.set.next(r)
 		// The removed rows were l's old successor and s's old predecessor.
 		lOldNext, sOldPrev := s, l
@@ -284,7 +376,7 @@ func contributions3(pts []float64) []float64 {
 			}
 		}
 		if l >= 0 {
-			lo := 0.0
+			lo := oy
 			if lOldNext >= 0 {
 				lo = y[lOldNext]
 			}
@@ -292,7 +384,7 @@ func contributions3(pts []float64) []float64 {
 			take(l, raiseBottom(l, lo, y[r]))
 		}
 		if s >= 0 {
-			lo := 0.0
+			lo := ox
 			if sOldPrev >= 0 {
 				lo = x[sOldPrev]
 			}
@@ -303,24 +395,34 @@ func contributions3(pts []float64) []float64 {
 			settle(q, z)
 			area[q] = 0
 			if !back.covers(q) {
-				_, dropped = back.insert(q, 0, 0, dropped[:0])
+				_, dropped = back.insert(q, ox, oy, dropped[:0])
 			}
 		}
 		since[r] = z
 		area[r] = exclusive(r)
 	}
 	for r := front.set.next(-1); r >= 0; r = front.set.next(r) {
-		settle(r, 0)
+		settle(r, oz)
 	}
 	return out
 }
 
-// contributionsMany returns the exclusive volume of each row of an extent
-// matrix with dims ≥ 4 columns.
-func contributionsMany(pts []float64, dims int) []float64 {
+// contributionsMany returns the exclusive volume of each row of a matrix
+// with dims ≥ 4 columns in oriented coordinates (see orientedRows), every
+// row above origin in every column.
+//
+// Each row's share is WFG's exclusive hypervolume: its own box minus the
+// hypervolume of the other rows limited to that box. When that difference
+// cancels all but a few digits of the box, the share is measured again by
+// uncovered, whose every term is positive.
+func contributionsMany(pts, origin []float64, dims int) []float64 {
 	for _, e := range pts {
 		if math.IsInf(e, 1) {
-			return contributionsInfinite(pts, dims)
+			ext := slices.Clone(pts)
+			for i := range ext {
+				ext[i] -= origin[i%dims]
+			}
+			return contributionsInfinite(ext, dims)
 		}
 	}
 	m := len(pts) / dims
@@ -330,16 +432,78 @@ func contributionsMany(pts []float64, dims int) []float64 {
 		all[i] = i
 	}
 	var l limiter
+	var ext []float64
 	for i := range m {
 		p := pts[i*dims : (i+1)*dims]
 		limited, covered := l.limit(p, pts, dims, all, i)
 		if covered { // a duplicate or a dominating row: nothing is exclusive
 			continue
 		}
-		share := product(p) - hvFinite(limited, dims)
+		box := 1.0
+		for j, v := range p {
+			box *= v - origin[j]
+		}
+		ext = append(ext[:0], limited...)
+		for k := range ext {
+			ext[k] -= origin[k%dims]
+		}
+		share := box - hvFinite(ext, dims)
+		if share < box*0x1p-12 {
+			share = uncovered(p, origin, limited)
+		}
 		out[i] = max(saturate(share), 0)
 	}
 	return out
+}
+
+// uncovered returns the volume of the box from origin to p that no box
+// from origin to a row of lim (rows as wide as p, each ≤ p in every
+// column) covers, as a sum of positive terms, each a product of
+// differences of two coordinates: within a few ulps per term, however
+// small the result.
+//
+// It slices along the last column: between two consecutive heights of the
+// rows, the rows above are the ones that cover, and the slab's share is the
+// uncovered area of their projections, found the same way one column down.
+// The slices stop once the projections cover everything. With k rows it
+// costs O(k^(d−1) log k) in the worst case; the limited sets it sees are
+// small.
+func uncovered(p, origin, lim []float64) float64 {
+	d := len(p)
+	k := len(lim) / d
+	if d == 1 {
+		top := origin[0]
+		for _, q := range lim {
+			top = max(top, q)
+		}
+		return rect(p[0]-top, 1)
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	c := d - 1
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(lim[b*d+c], lim[a*d+c]) })
+	vol, top := 0.0, p[c]
+	proj := make([]float64, 0, k*c)
+	for s := 0; s <= k; s++ {
+		h := origin[c]
+		if s < k {
+			h = max(h, lim[order[s]*d+c])
+		}
+		if h < top {
+			a := uncovered(p[:c], origin[:c], proj)
+			if a == 0 {
+				break
+			}
+			vol += (top - h) * a
+			top = h
+		}
+		if s < k {
+			proj = append(proj, lim[order[s]*d:order[s]*d+c]...)
+		}
+	}
+	return vol
 }
 
 // contributionsInfinite handles extents with +Inf. Beyond the largest finite
@@ -377,7 +541,8 @@ func contributionsInfinite(pts []float64, dims int) []float64 {
 			}
 		}
 	}
-	out := contributionsMany(finite, dims)
+	zero := make([]float64, dims)
+	out := contributionsMany(finite, zero, dims)
 	for _, c := range slabs {
 		var slab []float64
 		var rows []int
@@ -388,7 +553,7 @@ func contributionsInfinite(pts []float64, dims int) []float64 {
 				slab[len(slab)-dims+c] = 1
 			}
 		}
-		for k, share := range contributionsMany(slab, dims) {
+		for k, share := range contributionsMany(slab, zero, dims) {
 			if share > 0 {
 				out[rows[k]] = math.Inf(1)
 			}

@@ -4,10 +4,12 @@
 // A search orchestrator replays a workload against each candidate
 // configuration (engine parallelism, batching, planner policy, …) and gets
 // one report of metrics per candidate. This package turns those reports into
-// scores, ranks candidates for a scalar goal, and traces the Pareto front
-// for a multi-objective goal. It imports only the standard library.
+// scores, ranks candidates for a scalar goal, traces the Pareto front for a
+// multi-objective goal, follows a sweep's progress, picks the best k
+// configurations and draws the result. It imports only the standard library.
+// The flow, step by step:
 //
-// # Goal
+// # 1. Goal
 //
 // An [OptimizationGoal] names a target and, when needed, an SLA:
 //
@@ -29,12 +31,26 @@
 //	goodput_per_gpu      maximize   goodput_output_throughput_tok_s / avg_gpu (needs an SLA)
 //	pareto               per objective  one value per objective
 //
+// In a service the goal is a block of a config file. Embed OptimizationGoal
+// in the config struct; it decodes from JSON with encoding/json and from
+// YAML with gopkg.in/yaml.v3 or sigs.k8s.io/yaml's UnmarshalStrict under the
+// same rules (the package imports neither; see [OptimizationGoal.UnmarshalYAML]):
+//
+//	name: chat
+//	workload: sharegpt
+//	goal:
+//	  target: pareto
+//	  pareto_objectives: [throughput_per_gpu, throughput_per_user, e2e_latency]
+//
+// A bad field comes back as an [*Error] whose Path, relative to the goal (such as
+// "sla.ttft_ms" or "pareto_objectives[1]"), the service can show its user.
+//
 // The SLA ([SLATarget]: ttft_ms with itl_ms, or e2e_ms) is not a feasibility
 // gate: the replay counts only the requests that meet it into the goodput
 // metric, so the goodput targets require one and no other target reads it.
 // The only feasibility rule is the GPU budget, [IsFeasible].
 //
-// # Report
+// # 2. Reports
 //
 // A [Report] is the flat JSON object of metrics a replay writes;
 // [ParseReport] reads it, including the NaN and Infinity tokens of Python's
@@ -49,15 +65,17 @@
 // +Inf, and a per-GPU value is 0 when avg_gpu is 0 (missing gpu_hours or
 // duration_ms) and NaN when either is NaN or +Inf.
 //
-// # Score or vector
+// # 3. Candidates
 //
 // For a scalar goal, [ObjectiveValue] is the raw value in natural units and
 // [ScoreReport] is the score, negated for e2e_latency so that higher is
 // always better. For a pareto goal, [ObjectiveVector] gives one raw value per
 // objective. [MakeCandidate] bundles either with the configuration and the
-// GPUs it uses into a [Candidate].
+// GPUs it uses into a [Candidate]. Every function on candidates reads a
+// candidate's value for a target by one rule: its Objectives entry, else the
+// value of its Metrics as a report, else an error naming the candidate.
 //
-// # Rank or front
+// # 4. Rank or front
 //
 // [Rank] orders candidates of a scalar goal: best score first, ties toward
 // fewer GPUs, then input order, NaN last. [ParetoFront] returns the
@@ -66,29 +84,49 @@
 // tokens/s per user plot). NaN is worse than every number in every
 // direction, so both orders are total and deterministic. The front is
 // mergeable, and [NonDominated] is the engine underneath, on a plain
-// row-major matrix, for pools of millions of candidates.
+// row-major matrix, for pools of millions of candidates; [ObjectiveMatrix]
+// turns candidates into that matrix (n rows by dims columns, one direction
+// per column), the input of every function below. [ParetoLayers] and
+// [NonDominatedSort] give the layers behind the front, [BestSubjectTo]
+// answers "the best tokens/s per GPU at >= 50 tokens/s per user",
+// [SubjectTo] keeps the candidates that meet such bounds (so
+// ParetoFront(SubjectTo(…)) is the front under constraints), and
+// [ParetoArchive] keeps the running front of a sweep whose evaluators add
+// candidates concurrently.
 //
-// # Beyond the front
+// # 5. Hypervolume history
 //
-// A search needs more than the front, and the same conventions hold (a
-// row-major matrix of n rows by dims columns, one direction per column, NaN
-// worst):
+// [Hypervolume] measures the region the rows dominate up to a reference
+// point, the standard yardstick of a multi-objective search;
+// [ReferencePoint] places the usual automatic one (a tenth of the front's
+// span beyond its worst value in each column, as botorch and Optuna do), and
+// [HypervolumeContributions] says what each row adds. With the rows in
+// evaluation order, [HypervolumeHistory] is the convergence curve: the
+// hypervolume after each evaluation, computed incrementally. A curve that
+// has stopped rising says the sweep has stopped finding better trade-offs.
 //
-//   - [NonDominatedSort] and [ParetoLayers] give non-domination layers, the
-//     best N configurations when the front alone has fewer;
-//     [CrowdingDistance] breaks ties within a layer toward spread;
-//   - [Hypervolume] measures the region a front dominates up to a reference
-//     point, the standard convergence curve of a multi-objective search
-//     round by round, and [HypervolumeContributions] what each row adds;
-//   - [BestSubjectTo] answers "the best tokens/s per GPU at >= 50 tokens/s
-//     per user";
-//   - [ParetoArchive] keeps the running front of a sweep whose evaluators
-//     add candidates concurrently.
+// # 6. Pick k
+//
+// A deployment needs a few configurations, not the whole front. [SelectN]
+// keeps the best k by NSGA-II survival (whole layers, then the most
+// isolated rows of the next by [CrowdingDistance]), which spreads the choice
+// along the front. [HypervolumeSubset] keeps the k whose hypervolume is
+// largest, which covers the trade-off best: exactly for two objectives,
+// greedily within a factor 1 − 1/e of the best for more.
+//
+// # 7. Picture
+//
+// [FrontSVG] draws candidates on two targets as a standalone SVG: the
+// dominated ones muted, the front as a staircase in the targets' directions,
+// a tooltip on every point, axes in tok/s, tok/s/gpu, tok/s/user or ms.
+// [HistorySVG] draws a hypervolume history as a step line. Both write the
+// same bytes for the same input, with the standard library only.
 //
 // # Errors
 //
-// Every error wraps one of the package's sentinels, such as
-// [ErrUnknownTarget] or [ErrSLARequired], for [errors.Is], and its message
-// names the field, key or value at fault. No function panics on bad input,
-// and none modifies its arguments.
+// Every error is an [*Error] that wraps one of the package's sentinels, such
+// as [ErrUnknownTarget] or [ErrSLARequired], for [errors.Is], and says where
+// the fault is (Path, such as "sla.e2e_ms" or "candidate 3.objectives.e2e_latency")
+// and what it is. No function panics on bad input, and none modifies its
+// arguments.
 package spica

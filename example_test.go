@@ -154,14 +154,16 @@ func ExampleParseGoal() {
 	_, err = spica.ParseGoal([]byte(`{"target": "goodput", "sla": {"ttft_ms": 500}}`))
 	fmt.Println(errors.Is(err, spica.ErrSLARequired), err)
 
-	// A misspelled key is an error, not a silent default.
+	// A misspelled key is an error, not a silent default; the error says
+	// where, for a service to point its user at the field.
 	_, err = spica.ParseGoal([]byte(`{"Target": "e2e_latency"}`))
-	fmt.Println(errors.Is(err, spica.ErrUnknownField))
+	var e *spica.Error
+	fmt.Println(errors.Is(err, spica.ErrUnknownField), errors.As(err, &e), e.Path, e.Offset)
 	// Output:
 	// goodput 500 50 sla <nil>
 	// throughput <nil>
-	// true SLA target required: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)
-	// true
+	// true spica: sla: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)
+	// true true Target 1
 }
 
 // A 2-GPU deployment measured for 2 s: gpu_hours = 2·2/3600, so avg_gpu = 2
@@ -215,7 +217,7 @@ func ExampleParseReport() {
 	fmt.Println(err)
 	// Output:
 	// map[duration_ms:+Inf mean_e2e_latency_ms:NaN] <nil>
-	// invalid report: at byte offset 14: metric "gpu_hours" must be a number or null, got a string
+	// spica: gpu_hours: must be a number or null, got a string (at byte 14)
 }
 
 func ExampleAvgGPU() {
@@ -271,7 +273,7 @@ func ExampleParseOptimizationTarget() {
 	fmt.Println(err)
 	// Output:
 	// e2e_latency latency <nil>
-	// unknown optimization target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
+	// spica: unknown target "latency" (valid: throughput, throughput_per_gpu, throughput_per_user, e2e_latency, goodput, goodput_per_gpu, pareto)
 }
 
 // The operator's question: the best tokens/s per GPU at no less than 50
@@ -398,4 +400,78 @@ func ExampleHypervolumeContributions() {
 	c, err := spica.HypervolumeContributions(latencyThroughput, 2, []bool{false, true}, []float64{100, 10})
 	fmt.Println(c, err)
 	// Output: [600 1100 0] <nil>
+}
+
+// Python's json module writes non-finite floats as bare tokens, which
+// encoding/json refuses; NormalizeJSON turns them into strings that
+// Report and Candidate read back as the floats, so the record splits with
+// encoding/json. Strings are left alone.
+func ExampleNormalizeJSON() {
+	record := []byte(`{"run": 3, "trace_report": {"mean_e2e_latency_ms": NaN, "duration_ms": Infinity, "note": "NaN stays"}}`)
+	norm, err := spica.NormalizeJSON(record)
+	fmt.Println(string(norm), err)
+	var rec struct {
+		Run    int          `json:"run"`
+		Report spica.Report `json:"trace_report"`
+	}
+	err = json.Unmarshal(norm, &rec)
+	fmt.Println(rec.Run, rec.Report, err)
+	// Output:
+	// {"run": 3, "trace_report": {"mean_e2e_latency_ms": "NaN", "duration_ms": "Infinity", "note": "NaN stays"}} <nil>
+	// 3 map[duration_ms:+Inf mean_e2e_latency_ms:NaN] <nil>
+}
+
+// A service embeds the goal block in its own config and decodes it with
+// encoding/json; the goal's rules hold inside it, and a bad field comes back
+// as an *Error whose Path and Offset (relative to the goal) point the user
+// at it. The package doc shows the YAML version of the same config.
+func ExampleOptimizationGoal_UnmarshalJSON() {
+	type ServiceConfig struct {
+		Name     string                 `json:"name"`
+		Goal     spica.OptimizationGoal `json:"goal"`
+		Workload string                 `json:"workload"`
+	}
+	var cfg ServiceConfig
+	err := json.Unmarshal([]byte(`{"name": "chat", "workload": "sharegpt",
+		"goal": {"target": "pareto", "pareto_objectives": ["throughput_per_gpu", "throughput_per_user", "e2e_latency"]}}`), &cfg)
+	fmt.Println(cfg.Name, cfg.Goal.ResolvedParetoObjectives(), err)
+
+	err = json.Unmarshal([]byte(`{"name": "chat", "goal": {"target": "goodput", "sla": {"ttft_ms": 0}}}`), &cfg)
+	var e *spica.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Path, e.Offset, errors.Is(err, spica.ErrInvalidSLA))
+		fmt.Println(err)
+	}
+	// Output:
+	// chat [throughput_per_gpu throughput_per_user e2e_latency] <nil>
+	// sla.ttft_ms 41 true
+	// spica: sla.ttft_ms: is 0, want a number > 0 (omit the key or use null to leave it unset) (at byte 41)
+}
+
+// The front under constraints: of the sweep scored for a scalar goal, the
+// runs at >= 50 tok/s/user within 1500 ms (tp4: 80, 1200 ms; tp8: 95,
+// 900 ms; tp1 is too slow at 2100 ms, tp2 at 45 tok/s/user, the NaN latency
+// of autoscaled meets no bound), then their front, each value read from
+// Metrics since the goal was scalar.
+func ExampleSubjectTo() {
+	goal := spica.OptimizationGoal{Target: spica.TargetThroughputPerGPU}
+	kept, err := spica.SubjectTo(candidates(goal),
+		spica.Bound{Target: spica.TargetThroughputPerUser, Value: 50},
+		spica.Bound{Target: spica.TargetE2ELatency, Value: 1500})
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range kept {
+		fmt.Printf("%s %4.0f tok/s/gpu %2.0f tok/s/user %4.0f ms\n", c.Config["name"], c.Score,
+			c.Metrics[spica.MetricThroughputPerUser], c.Metrics[spica.MetricMeanE2ELatency])
+	}
+	front, err := spica.ParetoFront(kept, spica.DefaultParetoObjectives())
+	for _, c := range front {
+		fmt.Print(c.Config["name"], " ")
+	}
+	fmt.Println(err)
+	// Output:
+	// tp4 1200 tok/s/gpu 80 tok/s/user 1200 ms
+	// tp8  800 tok/s/gpu 95 tok/s/user  900 ms
+	// tp4 tp8 <nil>
 }

@@ -1,7 +1,6 @@
 package spica
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 )
@@ -13,30 +12,14 @@ import (
 // number in its column, and -0.0 equals 0.0. Equal rows do not dominate each
 // other, so all copies of a non-dominated row are returned.
 //
-// The algorithms are those of H. T. Kung, F. Luccio and F. P. Preparata,
-// "On finding the maxima of a set of vectors", JACM 22(4), 1975, each on
-// top of a radix sort of 64-bit keys that order the values in each column's
-// direction (a comparison sort serves only small inputs and runs of equal
-// first keys):
-//
-//   - 1 column: one pass for the best value, O(n).
-//   - 2 columns: sort by the first column and sweep, keeping the best
-//     second value seen so far: O(n) after the radix sort.
-//   - 3 columns: sort lexicographically and sweep, keeping the staircase of
-//     the last two columns in a prefix-minimum Fenwick tree: O(n log n).
-//   - 4 or more: Kung's divide and conquer on the lexicographic order,
-//     O(n log^(d-2) n), comparing all pairs only in subproblems of a few
-//     dozen rows.
-//
-// Before any sort, one pass drops the rows that a few pivot rows (the best
-// row of each column and one near the knee of the front, improving as the
-// pass goes) dominate, so on data with a small front the cost is about one
-// read of the matrix; when most rows survive the first few thousand, the
-// filter stands down.
+// It costs O(n) for one column, O(n) after a radix sort for two, O(n log n)
+// for three and O(n log^(d−2) n) for d ≥ 4, and about one read of the matrix
+// when the front is small. Algorithm: H. T. Kung, F. Luccio and F. P.
+// Preparata, "On finding the maxima of a set of vectors", JACM 22(4), 1975.
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
-// is an error wrapping [ErrInvalidMatrix]. An empty matrix gives an empty
-// result. values is not modified.
+// is an [*Error] wrapping [ErrInvalidMatrix], with Path "values", "dims" or
+// "maximize". An empty matrix gives an empty result. values is not modified.
 func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
 	n, err := checkMatrix(values, dims, maximize)
 	if err != nil {
@@ -50,7 +33,7 @@ func NonDominated(values []float64, dims int, maximize []bool) ([]int, error) {
 func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
 	n, err := checkShape(values, dims)
 	if err == nil && len(maximize) != dims {
-		err = fmt.Errorf("%w: len(maximize) = %d, want dims = %d", ErrInvalidMatrix, len(maximize), dims)
+		err = errorf(ErrInvalidMatrix, "maximize", "has length %d, want dims = %d", len(maximize), dims)
 	}
 	return n, err
 }
@@ -58,19 +41,35 @@ func checkMatrix(values []float64, dims int, maximize []bool) (int, error) {
 // checkShape validates an n×dims row-major matrix and returns n.
 func checkShape(values []float64, dims int) (int, error) {
 	if dims < 1 {
-		return 0, fmt.Errorf("%w: dims is %d, want at least 1", ErrInvalidMatrix, dims)
+		return 0, errorf(ErrInvalidMatrix, "dims", "is %d, want at least 1", dims)
 	}
 	if len(values)%dims != 0 {
-		return 0, fmt.Errorf("%w: len(values) = %d is not a multiple of dims = %d", ErrInvalidMatrix, len(values), dims)
+		return 0, errorf(ErrInvalidMatrix, "values", "has length %d, not a multiple of dims = %d", len(values), dims)
 	}
 	return len(values) / dims, nil
 }
 
-// nonDominatedRows is the engine behind [NonDominated], whose godoc names
-// the algorithms: the indices of the non-dominated rows of an already
-// validated n×dims matrix, ascending. Every path compares the keys of
-// fastKey, so "smaller is better" holds in every column; the radix sort is
-// radixSort, the pre-filter pivotSet.
+// nonDominatedRows is the engine behind [NonDominated]: the indices of the
+// non-dominated rows of an already validated n×dims matrix, ascending.
+//
+// Every path compares the 64-bit keys of fastKey, which order each column's
+// values in its direction, so "smaller is better" holds everywhere. The
+// paths, each the algorithm of Kung, Luccio and Preparata for its number of
+// columns on top of a radix sort of keys (radixSort; a comparison sort
+// serves small inputs and runs of equal first keys):
+//
+//   - 1 column: one pass for the best key (minKeyRows).
+//   - 2 columns: sort by the first key and sweep, keeping the best second
+//     key seen so far (front2).
+//   - 3 columns: sort lexicographically and sweep, keeping the staircase of
+//     the last two keys in a prefix-minimum Fenwick tree (front3).
+//   - 4 or more: Kung's divide and conquer on the lexicographic order,
+//     comparing all pairs in subproblems of a few dozen rows (frontKung).
+//
+// Before any sort, large inputs pass the pivot pre-filter (pivotFilter),
+// which drops the rows a few pivot rows dominate, so on data with a small
+// front the cost is about one read of the matrix; when most rows survive
+// the first few thousand, the filter stands down.
 //
 // Exact duplicates are why ties need care: equal rows never dominate each
 // other, but a lexicographic sort makes every dominator of a row come before

@@ -2,25 +2,29 @@ package spica
 
 import (
 	"fmt"
+	"log/slog"
 	"slices"
+	"strconv"
 )
 
 // OptimizationGoal says what a search optimizes: one scalar target, or, for
 // [TargetPareto], a vector of objectives traced as a Pareto front. The zero
 // value is the default goal: maximize throughput, no SLA.
 //
-// Decoding JSON (through [ParseGoal] or [OptimizationGoal.UnmarshalJSON]) is
-// strict: keys match exactly and case-sensitively, an unknown key anywhere is
-// an error wrapping [ErrUnknownField], a key given twice in one object is an
-// error naming it (also wrapping [ErrUnknownField]), and the decoded goal
-// must pass [OptimizationGoal.Validate]. An absent "target" is throughput,
-// but "target": null is an error; "sla": null and "pareto_objectives": null
-// mean unset. Encoding uses the struct tags: an unset SLA and a nil objective
-// list are left out, while an explicit empty list is written as [].
+// Decoding JSON (through [ParseGoal] or [OptimizationGoal.UnmarshalJSON])
+// or YAML (through [OptimizationGoal.UnmarshalYAML]) is strict: keys match
+// exactly and case-sensitively, an unknown key anywhere is an error wrapping
+// [ErrUnknownField], a key given twice in one object is an error wrapping
+// [ErrDuplicateKey], and the decoded goal must pass
+// [OptimizationGoal.Validate]. An absent "target" is throughput, but
+// "target": null is an error; "sla": null and "pareto_objectives": null mean
+// unset. Every error is an [*Error] whose Path names the field. Encoding
+// uses the struct tags: an unset SLA and a nil objective list are left out,
+// while an explicit empty list is written as [].
 type OptimizationGoal struct {
-	Target           OptimizationTarget   `json:"target"`
-	SLA              SLATarget            `json:"sla,omitzero"`
-	ParetoObjectives []OptimizationTarget `json:"pareto_objectives,omitzero"` // omitzero: an explicit [] must survive encoding
+	Target           OptimizationTarget   `json:"target" yaml:"target"`
+	SLA              SLATarget            `json:"sla,omitzero" yaml:"sla,omitempty"`
+	ParetoObjectives []OptimizationTarget `json:"pareto_objectives,omitzero" yaml:"pareto_objectives"` // omitzero: an explicit [] must survive encoding
 }
 
 // SamplerObjective is one metric a Bayesian sampler optimizes, by name and
@@ -72,32 +76,35 @@ func (g OptimizationGoal) PlannerOptimizationTarget() string {
 }
 
 // Validate checks g. The rules are checked in this order, and the first
-// failure is returned:
+// failure is returned, with Path naming the field ("target",
+// "pareto_objectives[2]", "sla.e2e_ms"):
 //
 //  1. the target is known ([ErrUnknownTarget]);
 //  2. a non-nil ParetoObjectives needs the pareto target
 //     ([ErrInvalidParetoObjectives]);
-//  3. a pareto goal resolves to at least two objectives, each known (an
-//     unknown one wraps both [ErrUnknownTarget] and
-//     [ErrInvalidParetoObjectives]), none of them pareto and none repeated
-//     ([ErrInvalidParetoObjectives]);
+//  3. a pareto goal resolves to at least two objectives, then every one of
+//     them known ([ErrUnknownTarget]), then none of them pareto, then none
+//     repeated ([ErrInvalidParetoObjectives]), each checked over the whole
+//     list before the next: a list holding both a repeat and pareto fails
+//     on pareto;
 //  4. the SLA's bounds are valid, whatever the target ([ErrInvalidSLA]);
 //  5. if goodput or goodput_per_gpu is among the effective objectives, the
-//     SLA is satisfying ([ErrSLARequired], naming those targets).
+//     SLA is satisfying ([ErrSLARequired], naming those targets, Path
+//     "sla").
 func (g OptimizationGoal) Validate() error {
 	if !g.Target.IsValid() {
-		return fmt.Errorf("target: %w", unknownTargetValue(g.Target))
+		return unknownTargetValue("target", g.Target)
 	}
 	if g.ParetoObjectives != nil && !g.IsPareto() {
-		return fmt.Errorf("%w: pareto_objectives is only valid when target is 'pareto' (target is %q)", ErrInvalidParetoObjectives, g.Target)
+		return errorf(ErrInvalidParetoObjectives, "pareto_objectives", "pareto_objectives is only valid when target is 'pareto' (target is %q)", g.Target)
 	}
 	if g.IsPareto() {
-		if err := checkObjectives(g.ResolvedParetoObjectives(), 2); err != nil {
+		if err := checkObjectives(g.ResolvedParetoObjectives(), 2, "pareto_objectives"); err != nil {
 			return err
 		}
 	}
-	if err := g.SLA.Validate(); err != nil {
-		return fmt.Errorf("sla: %w", err)
+	if err := g.SLA.validate("sla."); err != nil {
+		return err
 	}
 	var needy []string
 	for _, t := range g.EffectiveObjectives() {
@@ -107,29 +114,36 @@ func (g OptimizationGoal) Validate() error {
 	}
 	if len(needy) > 0 && !g.SLA.Satisfying() {
 		slices.Sort(needy)
-		return fmt.Errorf("%w: %v require an SLA target (ttft_ms+itl_ms or e2e_ms)", ErrSLARequired, needy)
+		return errorf(ErrSLARequired, "sla", "%v require an SLA target (ttft_ms+itl_ms or e2e_ms)", needy)
 	}
 	return nil
 }
 
-// checkObjectives validates an objective list: at least minLen entries, each
-// a known scalar target, none repeated. Every failure wraps
-// [ErrInvalidParetoObjectives]; an unknown value also wraps
-// [ErrUnknownTarget]. It allocates only when it fails.
-func checkObjectives(objs []OptimizationTarget, minLen int) error {
+// checkObjectives validates an objective list named field ("objectives" for
+// a caller's argument, "pareto_objectives" in a goal): at least minLen
+// entries, then each a known target ([ErrUnknownTarget]), then none of them
+// pareto, then none repeated ([ErrInvalidParetoObjectives]), each rule over
+// the whole list before the next. It allocates only when it fails.
+func checkObjectives(objs []OptimizationTarget, minLen int, field string) error {
 	if len(objs) < minLen {
-		return fmt.Errorf("%w: pareto_objectives needs at least %d objectives, got %d %v", ErrInvalidParetoObjectives, minLen, len(objs), objs)
+		noun := "objectives"
+		if minLen == 1 {
+			noun = "objective"
+		}
+		return errorf(ErrInvalidParetoObjectives, field, "needs at least %d %s, got %d %v", minLen, noun, len(objs), objs)
+	}
+	for i, t := range objs {
+		if !t.IsValid() {
+			return unknownTargetValue(fmt.Sprintf("%s[%d]", field, i), t)
+		}
+	}
+	if i := slices.Index(objs, TargetPareto); i >= 0 {
+		return errorf(ErrInvalidParetoObjectives, fmt.Sprintf("%s[%d]", field, i), "%s must not contain 'pareto'", field)
 	}
 	var seen uint64 // targets are < 64, so a bit set needs no allocation
 	for i, t := range objs {
-		if !t.IsValid() {
-			return fmt.Errorf("%w: pareto_objectives[%d]: %w", ErrInvalidParetoObjectives, i, unknownTargetValue(t))
-		}
-		if t == TargetPareto {
-			return fmt.Errorf("%w: pareto_objectives must not contain 'pareto' (at index %d)", ErrInvalidParetoObjectives, i)
-		}
 		if seen&(1<<t) != 0 {
-			return fmt.Errorf("%w: pareto_objectives repeats %s: %v", ErrInvalidParetoObjectives, t, objs)
+			return errorf(ErrInvalidParetoObjectives, fmt.Sprintf("%s[%d]", field, i), "%s repeats %s: %v", field, t, objs)
 		}
 		seen |= 1 << t
 	}
@@ -159,9 +173,9 @@ func (g OptimizationGoal) SamplerObjectives() ([]SamplerObjective, error) {
 
 // ParseGoal decodes and validates a goal block (see [OptimizationGoal] for
 // the strict rules). The block is optional: empty or white-space-only input,
-// or JSON null, gives the default goal. Every error wraps one of the
-// package's sentinels; malformed JSON wraps [ErrInvalidGoal] and gives the
-// byte offset.
+// or JSON null, gives the default goal. Every error is an [*Error] wrapping
+// one of the package's sentinels; malformed JSON wraps [ErrInvalidGoal], and
+// an error found while reading gives its byte offset.
 func ParseGoal(data []byte) (OptimizationGoal, error) {
 	if (&jsonReader{data: data}).atEOF() {
 		return OptimizationGoal{}, nil
@@ -177,9 +191,10 @@ func ParseGoal(data []byte) (OptimizationGoal, error) {
 }
 
 // UnmarshalJSON decodes a goal strictly and validates it, so a goal
-// embedded in a caller's own JSON document gets the rules of [ParseGoal].
-// JSON null leaves g unchanged, as encoding/json expects of an Unmarshaler;
-// on error g is unchanged too.
+// embedded in a caller's own JSON document gets the rules of [ParseGoal];
+// offsets and paths in its errors are relative to the goal, as encoding/json
+// hands it over. JSON null leaves g unchanged, as encoding/json expects of
+// an Unmarshaler; on error g is unchanged too.
 func (g *OptimizationGoal) UnmarshalJSON(data []byte) error {
 	v, isNull, err := decodeDocument(data, ErrInvalidGoal, decodeGoal)
 	if err == nil && !isNull {
@@ -199,9 +214,9 @@ func decodeGoal(r *jsonReader) (OptimizationGoal, error) {
 		if k == kindInvalid {
 			return g, r.skip() // the syntax error, with its offset
 		}
-		return g, r.errorf(r.pos, "a goal must be a JSON object, got %s", k)
+		return g, r.errorf(r.pos, "a goal must be an object, got %s", k)
 	}
-	err := r.object(func(key string) error {
+	err := r.object("", func(key string, keyAt int) error {
 		var err error
 		switch key {
 		case "target":
@@ -214,33 +229,33 @@ func decodeGoal(r *jsonReader) (OptimizationGoal, error) {
 		case "pareto_objectives":
 			g.ParetoObjectives, err = decodeObjectives(r)
 		default:
-			err = fmt.Errorf("%w %q in goal (valid: target, sla, pareto_objectives)", ErrUnknownField, key)
+			err = errorAt(ErrUnknownField, key, keyAt, "unknown key %q in goal (valid: target, sla, pareto_objectives)", key)
 		}
 		return err
 	})
 	return g, err
 }
 
-// decodeTarget reads a target name; anything but a known name, null
+// decodeTarget reads a target name at path; anything but a known name, null
 // included, is an error wrapping [ErrUnknownTarget].
-func decodeTarget(r *jsonReader, field string) (OptimizationTarget, error) {
+func decodeTarget(r *jsonReader, path string) (OptimizationTarget, error) {
 	if k := r.peek(); k != kindString {
-		if k == kindInvalid {
-			return 0, r.skip()
-		}
 		start := r.pos
 		if err := r.skip(); err != nil {
 			return 0, err
 		}
-		return 0, fmt.Errorf("%s: %w %s (valid: %s)", field, ErrUnknownTarget, r.data[start:r.pos], validTargetNames)
+		return 0, errorAt(ErrUnknownTarget, path, start, "unknown target %s, want a name (valid: %s)", r.data[start:r.pos], validTargetNames)
 	}
+	start := r.pos
 	s, err := r.str()
 	if err != nil {
 		return 0, err
 	}
 	t, err := ParseOptimizationTarget(s)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", field, err)
+		e := unknownTargetName(path, s)
+		e.Offset = int64(start)
+		return 0, e
 	}
 	return t, nil
 }
@@ -252,17 +267,36 @@ func decodeObjectives(r *jsonReader) ([]OptimizationTarget, error) {
 	case kindNull:
 		return nil, r.literal("null")
 	case kindArray:
+	case kindInvalid:
+		return nil, r.skip()
 	default:
-		if k == kindInvalid {
-			return nil, r.skip()
-		}
-		return nil, fmt.Errorf("%w: pareto_objectives must be an array of target names, got %s", ErrInvalidParetoObjectives, k)
+		return nil, errorAt(ErrInvalidParetoObjectives, "pareto_objectives", r.pos, "is %s, want an array of target names", k)
 	}
 	objs := []OptimizationTarget{}
 	err := r.array(func(i int) error {
-		t, err := decodeTarget(r, fmt.Sprintf("pareto_objectives[%d]", i))
+		t, err := decodeTarget(r, "pareto_objectives["+strconv.Itoa(i)+"]")
 		objs = append(objs, t)
 		return err
 	})
 	return objs, err
+}
+
+// LogValue implements [slog.LogValuer]: a goal logs as a group holding its
+// target, for a pareto goal its resolved objectives, and the SLA bounds that
+// are set, so log lines read as the goal block that configured them.
+func (g OptimizationGoal) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("target", g.Target.String())}
+	if g.IsPareto() {
+		attrs = append(attrs, slog.Any("pareto_objectives", g.ResolvedParetoObjectives()))
+	}
+	var sla []slog.Attr
+	for _, f := range g.SLA.fields() {
+		if *f.v != 0 {
+			sla = append(sla, slog.Float64(f.name, *f.v))
+		}
+	}
+	if len(sla) > 0 {
+		attrs = append(attrs, slog.Attr{Key: "sla", Value: slog.GroupValue(sla...)})
+	}
+	return slog.GroupValue(attrs...)
 }

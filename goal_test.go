@@ -54,56 +54,75 @@ func TestParseGoalRejects(t *testing.T) {
 		name     string
 		in       string
 		sentinel error
-		msg      []string
+		path     string
+		offset   int64  // counted by hand; -1 for a Validate failure
+		msg      string // contract wording the message must keep, if any
 	}{
-		{"unknown top-level key", `{"target": "throughput", "budget": 8}`, ErrUnknownField, []string{`"budget"`}},
-		{"case-mismatched key", `{"TARGET": "throughput"}`, ErrUnknownField, []string{`"TARGET"`}},
-		{"unknown key inside sla", `{"sla": {"ttft_ms": 1, "p99": 2}}`, ErrUnknownField, []string{`"sla.p99"`}},
-		{"case-mismatched key inside sla", `{"sla": {"E2E_ms": 2}}`, ErrUnknownField, []string{`"sla.E2E_ms"`}},
-		{"duplicate top-level key", `{"target": "goodput", "target": "throughput"}`, ErrUnknownField, []string{`"target" given twice`}},
-		{"duplicate key inside sla", `{"sla": {"e2e_ms": 1, "e2e_ms": 1}}`, ErrUnknownField, []string{`"e2e_ms" given twice`}},
-		{"target null", `{"target": null}`, ErrUnknownTarget, []string{"null", "throughput_per_gpu"}},
-		{"target a number", `{"target": 0}`, ErrUnknownTarget, []string{"target", "0"}},
-		{"unknown target name", `{"target": "latency"}`, ErrUnknownTarget, []string{`"latency"`, "e2e_latency, goodput"}},
-		{"unknown objective", `{"target": "pareto", "pareto_objectives": ["throughput", "tps"]}`, ErrUnknownTarget, []string{`pareto_objectives[1]`, `"tps"`, "valid:"}},
-		{"objective not a string", `{"target": "pareto", "pareto_objectives": ["throughput", null]}`, ErrUnknownTarget, []string{`pareto_objectives[1]`}},
-		{"objectives not an array", `{"target": "pareto", "pareto_objectives": "throughput"}`, ErrInvalidParetoObjectives, []string{"array"}},
-		{"explicit empty objectives are kept and rejected", `{"target": "pareto", "pareto_objectives": []}`, ErrInvalidParetoObjectives, []string{"at least 2", "got 0"}},
-		{"one objective", `{"target": "pareto", "pareto_objectives": ["throughput"]}`, ErrInvalidParetoObjectives, []string{"at least 2"}},
-		{"objectives under a scalar target", `{"target": "throughput", "pareto_objectives": ["throughput", "e2e_latency"]}`, ErrInvalidParetoObjectives, []string{"only valid when target is 'pareto'"}},
-		{"empty objectives under a scalar target", `{"pareto_objectives": []}`, ErrInvalidParetoObjectives, []string{"only valid when target is 'pareto'"}},
-		{"pareto inside pareto", `{"target": "pareto", "pareto_objectives": ["throughput", "pareto"]}`, ErrInvalidParetoObjectives, []string{"must not contain 'pareto'"}},
-		{"repeated objective", `{"target": "pareto", "pareto_objectives": ["throughput", "e2e_latency", "throughput"]}`, ErrInvalidParetoObjectives, []string{"repeats throughput", "[throughput e2e_latency throughput]"}},
-		{"goodput without sla", `{"target": "goodput"}`, ErrSLARequired, []string{"[goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)"}},
-		{"goodput with half an sla", `{"target": "goodput_per_gpu", "sla": {"itl_ms": 5}}`, ErrSLARequired, []string{"[goodput_per_gpu] require"}},
-		{"pareto over both goodputs without sla", `{"target": "pareto", "pareto_objectives": ["goodput_per_gpu", "throughput", "goodput"]}`, ErrSLARequired, []string{"[goodput goodput_per_gpu] require an SLA target (ttft_ms+itl_ms or e2e_ms)"}},
-		{"zero sla bound", `{"sla": {"e2e_ms": 0}}`, ErrInvalidSLA, []string{"sla.e2e_ms"}},
-		{"string sla bound", `{"sla": {"e2e_ms": "5"}}`, ErrInvalidSLA, []string{"sla.e2e_ms", "a string"}},
-		{"sla not an object", `{"sla": 5}`, ErrInvalidSLA, []string{"sla must be an object"}},
-		{"top level an array", `[]`, ErrInvalidGoal, []string{"byte offset 0", "JSON object"}},
-		{"top level a string", `"pareto"`, ErrInvalidGoal, []string{"JSON object"}},
-		{"truncated", `{"target": "throughput"`, ErrInvalidGoal, []string{"byte offset 23"}},
-		{"trailing garbage", `{} {}`, ErrInvalidGoal, []string{"byte offset 3", "after the top-level value"}},
-		{"trailing comma", `{"target": "throughput",}`, ErrInvalidGoal, []string{"byte offset 24"}},
-		{"single quotes", `{'target': 'throughput'}`, ErrInvalidGoal, []string{"byte offset 1"}},
-		{"NaN is not JSON", `{"sla": {"e2e_ms": NaN}}`, ErrInvalidGoal, []string{"byte offset 19"}},
-		{"null followed by garbage", `null x`, ErrInvalidGoal, []string{"byte offset 5"}},
+		{"unknown top-level key", `{"target": "throughput", "budget": 8}`, ErrUnknownField, "budget", 25, ""},
+		{"case-mismatched key", `{"TARGET": "throughput"}`, ErrUnknownField, "TARGET", 1, ""},
+		{"unknown key inside sla", `{"sla": {"ttft_ms": 1, "p99": 2}}`, ErrUnknownField, "sla.p99", 23, ""},
+		{"case-mismatched key inside sla", `{"sla": {"E2E_ms": 2}}`, ErrUnknownField, "sla.E2E_ms", 9, ""},
+		{"duplicate top-level key", `{"target": "goodput", "target": "throughput"}`, ErrDuplicateKey, "target", 22, "given twice"},
+		{"duplicate key inside sla", `{"sla": {"e2e_ms": 1, "e2e_ms": 1}}`, ErrDuplicateKey, "sla.e2e_ms", 22, "given twice"},
+		{"target null", `{"target": null}`, ErrUnknownTarget, "target", 11, "throughput_per_gpu"},
+		{"target a number", `{"target": 0}`, ErrUnknownTarget, "target", 11, ""},
+		{"unknown target name", `{"target": "latency"}`, ErrUnknownTarget, "target", 11, `"latency" (valid: throughput, throughput_per_gpu`},
+		{"unknown objective", `{"target": "pareto", "pareto_objectives": ["throughput", "tps"]}`, ErrUnknownTarget, "pareto_objectives[1]", 57, `"tps"`},
+		{"objective not a string", `{"target": "pareto", "pareto_objectives": ["throughput", null]}`, ErrUnknownTarget, "pareto_objectives[1]", 57, ""},
+		{"objectives not an array", `{"target": "pareto", "pareto_objectives": "throughput"}`, ErrInvalidParetoObjectives, "pareto_objectives", 42, ""},
+		{"explicit empty objectives are kept and rejected", `{"target": "pareto", "pareto_objectives": []}`, ErrInvalidParetoObjectives, "pareto_objectives", -1, "at least 2"},
+		{"one objective", `{"target": "pareto", "pareto_objectives": ["throughput"]}`, ErrInvalidParetoObjectives, "pareto_objectives", -1, "at least 2"},
+		{"objectives under a scalar target", `{"target": "throughput", "pareto_objectives": ["throughput", "e2e_latency"]}`, ErrInvalidParetoObjectives, "pareto_objectives", -1, "only valid when target is 'pareto'"},
+		{"empty objectives under a scalar target", `{"pareto_objectives": []}`, ErrInvalidParetoObjectives, "pareto_objectives", -1, "only valid when target is 'pareto'"},
+		{"pareto inside pareto", `{"target": "pareto", "pareto_objectives": ["throughput", "pareto"]}`, ErrInvalidParetoObjectives, "pareto_objectives[1]", -1, "must not contain 'pareto'"},
+		{"repeated objective", `{"target": "pareto", "pareto_objectives": ["throughput", "e2e_latency", "throughput"]}`, ErrInvalidParetoObjectives, "pareto_objectives[2]", -1, "[throughput e2e_latency throughput]"},
+		// Issue 9, defect 4: SPEC §3 rule 3 checks for pareto over the whole
+		// list before looking for repeats.
+		{"pareto after a repeat fails on pareto", `{"target":"pareto","pareto_objectives":["throughput","throughput","pareto"]}`, ErrInvalidParetoObjectives, "pareto_objectives[2]", -1, "must not contain 'pareto'"},
+		{"goodput without sla", `{"target": "goodput"}`, ErrSLARequired, "sla", -1, "[goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)"},
+		{"goodput with half an sla", `{"target": "goodput_per_gpu", "sla": {"itl_ms": 5}}`, ErrSLARequired, "sla", -1, "[goodput_per_gpu] require"},
+		{"pareto over both goodputs without sla", `{"target": "pareto", "pareto_objectives": ["goodput_per_gpu", "throughput", "goodput"]}`, ErrSLARequired, "sla", -1, "[goodput goodput_per_gpu] require an SLA target (ttft_ms+itl_ms or e2e_ms)"},
+		{"zero sla bound", `{"sla": {"e2e_ms": 0}}`, ErrInvalidSLA, "sla.e2e_ms", 19, ""},
+		{"string sla bound", `{"sla": {"e2e_ms": "5"}}`, ErrInvalidSLA, "sla.e2e_ms", 19, "a string"},
+		{"sla not an object", `{"sla": 5}`, ErrInvalidSLA, "sla", 8, ""},
+		{"top level an array", `[]`, ErrInvalidGoal, "", 0, "must be an object"},
+		{"top level a string", `"pareto"`, ErrInvalidGoal, "", 0, "must be an object"},
+		{"truncated", `{"target": "throughput"`, ErrInvalidGoal, "", 23, ""},
+		{"trailing garbage", `{} {}`, ErrInvalidGoal, "", 3, "after the top-level value"},
+		{"trailing comma", `{"target": "throughput",}`, ErrInvalidGoal, "", 24, ""},
+		{"single quotes", `{'target': 'throughput'}`, ErrInvalidGoal, "", 1, ""},
+		{"NaN is not JSON", `{"sla": {"e2e_ms": NaN}}`, ErrInvalidGoal, "", 19, ""},
+		{"null followed by garbage", `null x`, ErrInvalidGoal, "", 5, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseGoal([]byte(tt.in))
-			if !errors.Is(err, tt.sentinel) {
-				t.Fatalf("ParseGoal(%.60s) error = %v, want %v", tt.in, err, tt.sentinel)
-			}
-			for _, m := range tt.msg {
-				if !strings.Contains(err.Error(), m) {
-					t.Errorf("message %q lacks %q", err, m)
-				}
+			checkError(t, err, tt.sentinel, tt.path, tt.offset)
+			if e := (*Error)(nil); errors.As(err, &e) && !strings.Contains(e.Msg, tt.msg) {
+				t.Errorf("message %q lacks %q", e.Msg, tt.msg)
 			}
 			if diff := cmp.Diff(OptimizationGoal{}, got); diff != "" {
 				t.Errorf("a failed parse returned a non-zero goal:\n%s", diff)
 			}
 		})
+	}
+}
+
+// checkError asserts that err is an *Error wrapping sentinel, and only
+// sentinel of the package's sentinels, at path and offset.
+func checkError(t testing.TB, err, sentinel error, path string, offset int64) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v (%T), want an *Error wrapping %v", err, err, sentinel)
+	}
+	for _, s := range sentinels {
+		if errors.Is(err, s) != (s == sentinel) {
+			t.Errorf("errors.Is(%v, %v) = %v; want exactly %v", err, s, !(s == sentinel), sentinel)
+		}
+	}
+	if e.Path != path || e.Offset != offset {
+		t.Errorf("error %v: Path, Offset = %q, %d; want %q, %d", err, e.Path, e.Offset, path, offset)
 	}
 }
 
@@ -122,7 +141,9 @@ func TestValidateChecksRulesInOrder(t *testing.T) {
 		{"objectives under a scalar target before the SLA", OptimizationGoal{Target: TargetGoodput, ParetoObjectives: []OptimizationTarget{}, SLA: SLATarget{E2EMs: -1}},
 			[]error{ErrInvalidParetoObjectives}, "pareto_objectives is only valid when target is 'pareto'"},
 		{"too few before pareto-in-list", pareto(TargetPareto), []error{ErrInvalidParetoObjectives}, "at least 2"},
-		{"an out-of-range objective", pareto(TargetThroughput, 42), []error{ErrInvalidParetoObjectives, ErrUnknownTarget}, "OptimizationTarget(42)"},
+		{"an out-of-range objective", pareto(TargetThroughput, 42), []error{ErrUnknownTarget}, "OptimizationTarget(42)"},
+		{"an out-of-range objective before pareto", pareto(TargetPareto, 42), []error{ErrUnknownTarget}, "OptimizationTarget(42)"},
+		{"pareto anywhere before a repeat", pareto(TargetThroughput, TargetThroughput, TargetPareto), []error{ErrInvalidParetoObjectives}, "must not contain 'pareto'"},
 		{"pareto in the list before repeats", pareto(TargetPareto, TargetPareto), []error{ErrInvalidParetoObjectives}, "must not contain 'pareto'"},
 		{"repeats show the list as given", pareto(TargetThroughputPerUser, TargetThroughputPerUser), []error{ErrInvalidParetoObjectives},
 			"[throughput_per_user throughput_per_user]"},
@@ -316,8 +337,8 @@ func FuzzParseGoal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ParseGoal(data)
 		if err != nil {
-			if !isPackageError(err) {
-				t.Fatalf("error %v wraps no sentinel", err)
+			if msg := oneSentinel(err); msg != "" {
+				t.Fatal(msg)
 			}
 			return
 		}
@@ -336,15 +357,4 @@ func FuzzParseGoal(f *testing.F) {
 			t.Fatalf("re-parse of %s mismatch (-first +again):\n%s", enc, diff)
 		}
 	})
-}
-
-// isPackageError reports whether err wraps one of the package's sentinels.
-func isPackageError(err error) bool {
-	for _, s := range []error{ErrUnknownTarget, ErrNoScalarDirection, ErrInvalidSLA, ErrSLARequired,
-		ErrInvalidParetoObjectives, ErrUnknownField, ErrInvalidGoal, ErrInvalidReport, ErrInvalidCandidate, ErrInvalidMatrix} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
 }

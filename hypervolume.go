@@ -1,49 +1,43 @@
 package spica
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
-// Every hypervolume kernel (here, hv3.go, wfg.go, contributions.go) works on
-// extents: a row's distance from the reference point towards the good side
-// of each column (ref−x when minimizing, x−ref when maximizing). A row adds
-// volume only when every extent is > 0, and then it dominates the box
-// [0, extent] of the extent space, so one set of kernels serves every mix of
-// directions. For distinct floats a−b is never zero, so "strictly better
-// than ref" survives the subtraction; an extent that overflows counts as
-// infinite.
+// Most hypervolume kernels (here, hv3.go, wfg.go) work on extents: a row's
+// distance from the reference point towards the good side of each column
+// (ref−x when minimizing, x−ref when maximizing). A row adds volume only
+// when every extent is > 0, and then it dominates the box [0, extent] of the
+// extent space, so one set of kernels serves every mix of directions. For
+// distinct floats a−b is never zero, so "strictly better than ref" survives
+// the subtraction. The contribution kernels take oriented coordinates
+// instead (see orientedRows), for accuracy.
 
 // Hypervolume returns the Lebesgue measure of the region dominated by the
 // rows of an n×dims row-major matrix and bounded by the reference point ref:
 // for a maximized column the region lies above ref[j], for a minimized one
 // below it. Rows that are not strictly better than ref in every column, and
 // rows holding a NaN, add nothing. A row inside the box with an infinite
-// coordinate on its good side makes the volume +Inf, as does a finite volume
-// too large for a float64.
+// coordinate on its good side makes the volume +Inf.
 //
-// The algorithm depends on the number of columns:
+// The result is finite whenever the volume fits in a float64, even when an
+// extent or a partial product does not (1e200·1e200·1e-300 is 1e100), with
+// one exception: when a partial product overflows and the extents span so
+// many magnitudes that, with each column scaled by a power of two to a
+// largest extent below 1, the volume falls under n·2^-960, the result is
+// +Inf rather than a number with too few correct digits.
 //
-//   - 1: the largest extent, O(n).
-//   - 2: a sweep over the rows sorted by the first column, O(n) after a
-//     radix sort of the order-preserving bit pattern of the extents.
-//   - 3: the dimension sweep of Beume, Fonseca, López-Ibáñez, Paquete and
-//     Vahrenhold ("On the complexity of computing the hypervolume indicator",
-//     IEEE TEVC 2009), O(n log n): rows enter in decreasing third
-//     coordinate while the area of the two-dimensional staircase they cast
-//     is kept incrementally; the staircase lives in a 64-ary bit tree over
-//     the rows' ranks in the first column, so each step is O(log₆₄ n).
-//   - 4: HV4D+ of Guerreiro and Fonseca ("Computing and updating
-//     hypervolume contributions in up to four dimensions", IEEE TEVC 2018),
-//     O(n²): a sweep along the fourth column adds each row's exclusive
-//     three-dimensional volume, measured in O(n) against the rows before it.
-//   - 5 or more: WFG of While, Bradstreet and Barone ("A fast way of
-//     calculating exact hypervolumes", IEEE TEVC 2012), with the
-//     four-column sweep as its base case; exponential in dims in the worst
-//     case.
+// It costs O(n) for one column and for two after a radix sort, O(n log n)
+// for three, O(n²) for four, and for five or more time exponential in dims
+// in the worst case. Algorithms: the dimension sweep of Beume et al. (IEEE
+// TEVC 2009) for three columns, HV4D+ of Guerreiro and Fonseca (IEEE TEVC
+// 2018) for four, WFG of While et al. (IEEE TEVC 2012) with HV4D+ as its
+// base case above.
 //
 // A shape error (see [NonDominated]), len(ref) != dims or a ref coordinate
-// that is not finite is an error wrapping [ErrInvalidMatrix]. An empty matrix
+// that is not finite is an [*Error] wrapping [ErrInvalidMatrix], with Path
+// "ref" or "ref[j]" for the latter two. An empty matrix
 // has volume 0. values, maximize and ref are not modified.
 func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (float64, error) {
 	n, err := checkHypervolume(values, dims, maximize, ref)
@@ -51,15 +45,97 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 		return 0, err
 	}
 	if dims == 2 {
-		return hypervolume2(values, n, maximize, ref), nil
+		if v := hypervolume2(values, n, maximize, ref); !math.IsInf(v, 1) {
+			return v, nil
+		}
+		return hvRescaled(values, n, dims, maximize, ref), nil
 	}
 	pts, _ := extents(values, n, dims, maximize, ref)
 	for _, e := range pts {
-		if math.IsInf(e, 1) {
-			return math.Inf(1), nil
+		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
+			return hvRescaled(values, n, dims, maximize, ref), nil
 		}
 	}
-	return saturate(hvFinite(pts, dims)), nil
+	if v := saturate(hvFinite(pts, dims)); !math.IsInf(v, 1) {
+		return v, nil
+	}
+	return hvRescaled(values, n, dims, maximize, ref), nil
+}
+
+// hvRescaled is Hypervolume once the plain computation has overflowed,
+// which may happen although the volume fits: an extent ref − x beyond
+// MaxFloat64 between two finite numbers, or a partial product of extents
+// (1e200·1e200 before ·1e-300) beyond it. Each column is scaled by the
+// power of two that brings its largest extent into [1/2, 1), which is exact
+// unless an extent falls below 2^-1022 of the column's largest, so no
+// partial product can exceed the number of rows; the volume of the scaled
+// extents is scaled back by the product of the powers, exactly. An extent
+// that overflowed is taken as twice the difference of the halves, exact
+// for values that large.
+//
+// Terms that the scaling pushes below the smallest normal float lose
+// digits, so a scaled volume under n·2^-960 is not trusted and the result
+// stays +Inf; so it does when a row inside the box has an infinite value on
+// its good side, and when the volume exceeds MaxFloat64.
+func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) float64 {
+	pts := make([]float64, 0, len(values))
+	twice := make([]bool, 0, len(values)) // the extent is twice pts[k]
+	top := make([]int, dims)              // the binary exponent of each column's largest extent
+	for j := range top {
+		top[j] = math.MinInt
+	}
+	rows := 0
+	for i := range n {
+		start := len(pts)
+		for j, v := range values[i*dims : (i+1)*dims] {
+			hi, lo := ref[j], v
+			if maximize[j] {
+				hi, lo = v, ref[j]
+			}
+			e, x := hi-lo, false
+			if math.IsInf(e, 1) && !math.IsInf(v, 0) {
+				e, x = hi/2-lo/2, true
+			}
+			if !(e > 0) { // NaN fails too
+				pts, twice = pts[:start], twice[:start]
+				break
+			}
+			pts, twice = append(pts, e), append(twice, x)
+		}
+		if len(pts) == start {
+			continue
+		}
+		rows++
+		for j, e := range pts[start:] {
+			if math.IsInf(e, 1) {
+				return e
+			}
+			_, k := math.Frexp(e)
+			if twice[start+j] {
+				k++
+			}
+			top[j] = max(top[j], k)
+		}
+	}
+	if rows == 0 {
+		return 0
+	}
+	scale := 0
+	for _, k := range top {
+		scale += k
+	}
+	for i, e := range pts {
+		k := -top[i%dims]
+		if twice[i] {
+			k++
+		}
+		pts[i] = math.Ldexp(e, k)
+	}
+	v := hvFinite(pts, dims)
+	if v < math.Ldexp(float64(rows), -960) {
+		return math.Inf(1)
+	}
+	return math.Ldexp(v, scale)
 }
 
 // checkHypervolume adds the reference point to the shape rules every matrix
@@ -70,11 +146,11 @@ func checkHypervolume(values []float64, dims int, maximize []bool, ref []float64
 		return 0, err
 	}
 	if len(ref) != dims {
-		return 0, fmt.Errorf("%w: len(ref) = %d, want dims = %d", ErrInvalidMatrix, len(ref), dims)
+		return 0, errorf(ErrInvalidMatrix, "ref", "has length %d, want dims = %d", len(ref), dims)
 	}
 	for j, r := range ref {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
-			return 0, fmt.Errorf("%w: ref[%d] is %v, want a finite number", ErrInvalidMatrix, j, r)
+			return 0, errorf(ErrInvalidMatrix, "ref["+strconv.Itoa(j)+"]", "is %v, want a finite number", r)
 		}
 	}
 	return n, nil
@@ -128,7 +204,9 @@ func rect(w, h float64) float64 {
 	return 0
 }
 
-// hvFinite is the hypervolume of finite, positive extents.
+// hvFinite is the hypervolume of finite, positive extents: three columns
+// by hv3Small up to hv3SmallMax rows and by hv3 above, four by hv4d, more by
+// wfg.
 func hvFinite(pts []float64, dims int) float64 {
 	switch dims {
 	case 1:

@@ -326,9 +326,9 @@ func TestHypervolumeRejectsBadInput(t *testing.T) {
 		ref      []float64
 		msg      string
 	}{
-		{"a NaN reference coordinate", []float64{1, 2}, 2, []bool{false, false}, []float64{3, math.NaN()}, "ref[1] is NaN"},
-		{"an infinite reference coordinate", []float64{1, 2}, 2, []bool{false, false}, []float64{math.Inf(1), 3}, "ref[0] is +Inf"},
-		{"a reference of the wrong length", []float64{1, 2}, 2, []bool{false, false}, []float64{3}, "len(ref) = 1"},
+		{"a NaN reference coordinate", []float64{1, 2}, 2, []bool{false, false}, []float64{3, math.NaN()}, "ref[1]: is NaN"},
+		{"an infinite reference coordinate", []float64{1, 2}, 2, []bool{false, false}, []float64{math.Inf(1), 3}, "ref[0]: is +Inf"},
+		{"a reference of the wrong length", []float64{1, 2}, 2, []bool{false, false}, []float64{3}, "ref: has length 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

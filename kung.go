@@ -19,8 +19,12 @@ type kung struct {
 
 func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
 
-// frontKung is the divide and conquer for four or more columns. It returns
-// what front3 returns.
+// frontKung is the divide and conquer of H. T. Kung, F. Luccio and F. P.
+// Preparata ("On finding the maxima of a set of vectors", JACM 22(4), 1975)
+// for four or more columns, O(n log^(d−2) n): maxima splits the rows in
+// lexicographic halves, and marry settles the second half against the
+// first's survivors, one column less at each median split. It returns what
+// front3 returns.
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	lex, _ = lexSort(keys, dims, m, t)
 	same := func(a, b uint64) bool {
@@ -171,9 +175,9 @@ func (k *kung) marry2(a, b []int, lo int) {
 	best := uint64(math.MaxUint64)
 	seen := false
 	for i := 0; i < len(p); {
-		j := i
-		for ; j < len(p) && p[j].key == p[i].key; j++ {
-			if u := p[j].aux; u>>63 == 0 {
+		j := keyRunEnd(p, i)
+		for _, r := range p[i:j] {
+			if u := r.aux; u>>63 == 0 {
 				best, seen = min(best, k.pts[int(u)*d+lo+1]), true
 			}
 		}

@@ -39,7 +39,7 @@ func errNoValue(i int, t OptimizationTarget) error {
 // [ErrInvalidCandidate] that names it ("candidate N") and the objective.
 // cands is not modified.
 func ObjectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, maximize []bool, err error) {
-	if err := checkObjectives(objectives, 1); err != nil {
+	if err := checkObjectives(objectives, 1, "objectives"); err != nil {
 		return nil, nil, err
 	}
 	values = make([]float64, 0, len(cands)*len(objectives))

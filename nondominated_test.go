@@ -317,23 +317,3 @@ func TestNonDominatedAllocations(t *testing.T) {
 		}
 	}
 }
-
-func TestFastKeyMatchesObjectiveKey(t *testing.T) {
-	check := func(t interface{ Fatalf(string, ...any) }, v float64, maximize bool) {
-		flip := uint64(0)
-		if maximize {
-			flip = math.MaxUint64
-		}
-		if got, want := fastKey(v, flip), objectiveKey(v, maximize); got != want {
-			t.Fatalf("fastKey(%v, %v) = %#x, objectiveKey = %#x", v, maximize, got, want)
-		}
-	}
-	for _, v := range append(specials, math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff0000000000001), -math.SmallestNonzeroFloat64) {
-		check(t, v, false)
-		check(t, v, true)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		v := math.Float64frombits(rapid.Uint64().Draw(t, "bits"))
-		check(t, v, rapid.Bool().Draw(t, "maximize"))
-	})
-}

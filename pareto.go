@@ -2,7 +2,6 @@ package spica
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 )
@@ -10,27 +9,31 @@ import (
 // Dominates reports whether objective vector a dominates b over objectives:
 // a is at least as good as b on every objective, each in its own direction,
 // and strictly better on at least one. Equal vectors do not dominate each
-// other; NaN is worse than every number. A vector lacking one of the
-// objectives is an error wrapping [ErrInvalidCandidate] that names the key;
-// an invalid objective list (empty, pareto in it, unknown, repeats) wraps
-// [ErrInvalidParetoObjectives]. It allocates nothing unless it fails.
+// other; NaN is worse than every number. Both maps must hold every
+// objective, checked before any comparison: a missing key is an error
+// wrapping [ErrInvalidCandidate] whose Path names it ("b.e2e_latency") even
+// when an earlier objective already decides. An invalid objective list
+// (empty, pareto in it, repeats) wraps [ErrInvalidParetoObjectives], an
+// out-of-range target in it [ErrUnknownTarget]. It costs O(d) map lookups
+// for d objectives and allocates nothing unless it fails.
 func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, error) {
-	if err := checkObjectives(objectives, 1); err != nil {
+	if err := checkObjectives(objectives, 1, "objectives"); err != nil {
 		return false, err
+	}
+	for _, t := range objectives {
+		key := t.String()
+		if _, ok := a[key]; !ok {
+			return false, errorf(ErrInvalidCandidate, "a."+key, "a lacks objective %s", key)
+		}
+		if _, ok := b[key]; !ok {
+			return false, errorf(ErrInvalidCandidate, "b."+key, "b lacks objective %s", key)
+		}
 	}
 	strict := false
 	for _, t := range objectives {
 		key := t.String()
-		va, okA := a[key]
-		vb, okB := b[key]
-		switch {
-		case !okA:
-			return false, fmt.Errorf("%w: a lacks objective %q", ErrInvalidCandidate, key)
-		case !okB:
-			return false, fmt.Errorf("%w: b lacks objective %q", ErrInvalidCandidate, key)
-		}
 		maximize := t.maximized()
-		ka, kb := objectiveKey(va, maximize), objectiveKey(vb, maximize)
+		ka, kb := objectiveKey(a[key], maximize), objectiveKey(b[key], maximize)
 		if ka > kb {
 			return false, nil
 		}
@@ -40,32 +43,38 @@ func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, 
 }
 
 // ParetoFront returns the candidates of cands that no other candidate
-// dominates over objectives (see [Dominates]). Only candidates with non-nil
-// Objectives take part. The front is sorted by the last objective's raw
-// value ascending (the x-axis, so the list traces the frontier left to
-// right; NaN last), ties in input order; candidates with equal objective
-// vectors are all kept. cands is not modified; the result is a new slice
-// whose candidates share their maps with cands.
+// dominates over objectives (see [Dominates]). Each candidate's values are
+// read by the one rule of every candidate-level function: Objectives[name]
+// when Objectives holds the key, else the value [ObjectiveValue] reads from
+// Metrics, so candidates made under a scalar goal can be traced on any
+// objectives. The front is sorted by the last objective's raw value
+// ascending (the x-axis, so the list traces the frontier left to right; NaN
+// last), ties in input order; candidates with equal objective vectors are
+// all kept. cands is not modified; the result is a new slice whose
+// candidates share their maps with cands.
 //
-// A pool candidate lacking one of the objectives is an error wrapping
-// [ErrInvalidCandidate] that says "candidate N" (its index in cands) and
-// names the key; an invalid objective list (empty, pareto in it, unknown,
-// repeats) wraps [ErrInvalidParetoObjectives].
+// A candidate with no value for an objective (neither the key nor Metrics)
+// is an error wrapping [ErrInvalidCandidate] whose Path says
+// "candidate N.objectives.<name>" (N its index in cands); no candidate is
+// skipped. An invalid objective list (empty, pareto in it, repeats) wraps
+// [ErrInvalidParetoObjectives], an out-of-range target in it
+// [ErrUnknownTarget].
 //
 // The front is mergeable: the front of A∪B equals the front of
 // front(A)∪front(B), so large pools can be split across workers and merged.
 //
 // It reads each candidate's values once into a flat matrix and runs the
-// engine of [NonDominated] on it.
+// engine of [NonDominated] on it, at that engine's cost for n rows of d
+// objectives, plus O(n·d) map lookups to read the values.
 func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidate, error) {
-	values, maximize, pool, err := objectiveMatrix(cands, objectives)
+	values, maximize, err := objectiveMatrix(cands, objectives)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(objectives)
 	recs := frontByAxis(values, len(values)/dims, dims, maximize, ndDefaults)
 	front := make([]Candidate, len(recs))
-	if pool == nil && len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
+	if len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
 		// A front of much of the pool is gathered in input order: reading
 		// the candidates in sequence, not in the front's order, saves a
 		// cache miss per candidate (on 1e5 candidates in random order,
@@ -82,17 +91,9 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		return front, nil
 	}
 	for i, rec := range recs {
-		front[i] = cands[candidateOf(pool, int(rec.aux))]
+		front[i] = cands[rec.aux]
 	}
 	return front, nil
-}
-
-// candidateOf maps a row of objectiveMatrix back to its index in cands.
-func candidateOf(pool []int, row int) int {
-	if pool == nil {
-		return row
-	}
-	return pool[row]
 }
 
 // frontByAxis returns the non-dominated rows of a validated matrix laid out
@@ -117,71 +118,36 @@ func frontByAxis(values []float64, n, dims int, maximize []bool, t ndTuning) []n
 	return front
 }
 
-// objectiveMatrix validates objectives and reads the pool (candidates with
-// non-nil Objectives) into a row-major matrix, with maximize giving each
-// column's direction. pool[row] is the row's index in cands, and pool is nil
-// when every candidate is in the pool (row i is candidate i).
+// objectiveMatrix validates objectives and reads every candidate's values
+// (by the rule of [ParetoFront]) into a row-major matrix, row i holding
+// cands[i], with maximize giving each column's direction.
 //
 // Column 0 holds the last objective, the x-axis along which fronts are
 // listed, and columns 1… the others in order: dominance does not depend on
 // the order of the columns, and the engine hands a front back along its
-// first.
-func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, maximize []bool, pool []int, err error) {
-	if err := checkObjectives(objectives, 1); err != nil {
-		return nil, nil, nil, err
+// first. Values are read in the caller's order, so a candidate lacking two
+// objectives is reported for the first one the caller listed.
+func objectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values []float64, maximize []bool, err error) {
+	if err := checkObjectives(objectives, 1, "objectives"); err != nil {
+		return nil, nil, err
 	}
 	dims := len(objectives)
-	keys := make([]string, dims)
 	maximize = make([]bool, dims)
 	for i, t := range objectives {
-		c := (i + 1) % dims
-		keys[c] = t.String()
-		maximize[c] = t.maximized()
+		maximize[(i+1)%dims] = t.maximized()
 	}
-	values = make([]float64, 0, len(cands)*dims)
-	skipped := false
+	values = make([]float64, len(cands)*dims)
 	for i := range cands {
-		obj := cands[i].Objectives
-		if obj == nil {
-			if !skipped {
-				// From here on rows and candidates part: record which is which.
-				pool = make([]int, i, len(cands))
-				for j := range pool {
-					pool[j] = j
-				}
-				skipped = true
-			}
-			continue
-		}
-		for _, key := range keys {
-			v, ok := obj[key]
+		row := values[i*dims : (i+1)*dims]
+		for j, t := range objectives {
+			v, ok := cands[i].value(t)
 			if !ok {
-				return nil, nil, nil, errLacksObjective(i, firstMissing(obj, objectives))
+				return nil, nil, errNoValue(i, t)
 			}
-			values = append(values, v)
-		}
-		if skipped {
-			pool = append(pool, i)
+			row[(j+1)%dims] = v
 		}
 	}
-	return values, maximize, pool, nil
-}
-
-// firstMissing is the first of objectives, in the order given, that obj
-// lacks ("" if none).
-func firstMissing(obj map[string]float64, objectives []OptimizationTarget) string {
-	for _, t := range objectives {
-		if _, ok := obj[t.String()]; !ok {
-			return t.String()
-		}
-	}
-	return ""
-}
-
-// errLacksObjective is the error for candidate i of a pool, which lacks the
-// objective named key.
-func errLacksObjective(i int, key string) error {
-	return fmt.Errorf("%w: candidate %d lacks objective %q", ErrInvalidCandidate, i, key)
+	return values, maximize, nil
 }
 
 // directions returns each objective's maximize flag; the list is valid.

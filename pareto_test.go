@@ -2,6 +2,7 @@ package spica
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -23,18 +24,15 @@ func refFront(cands []Candidate, objs []OptimizationTarget) []Candidate {
 	vec := func(c Candidate) []float64 {
 		v := make([]float64, len(objs))
 		for i, t := range objs {
-			v[i] = c.Objectives[t.String()]
+			v[i] = specValue(c, t)
 		}
 		return v
 	}
 	var front []Candidate
 	for i, c := range cands {
-		if c.Objectives == nil {
-			continue
-		}
 		dominated := false
 		for j, d := range cands {
-			if j != i && d.Objectives != nil && oracleDominates(vec(d), vec(c), maximize) {
+			if j != i && oracleDominates(vec(d), vec(c), maximize) {
 				dominated = true
 				break
 			}
@@ -43,9 +41,9 @@ func refFront(cands []Candidate, objs []OptimizationTarget) []Candidate {
 			front = append(front, c)
 		}
 	}
-	last := objs[len(objs)-1].String()
+	last := objs[len(objs)-1]
 	slices.SortStableFunc(front, func(a, b Candidate) int {
-		x, y := a.Objectives[last], b.Objectives[last]
+		x, y := specValue(a, last), specValue(b, last)
 		switch {
 		case math.IsNaN(x) && math.IsNaN(y):
 			return 0
@@ -61,6 +59,39 @@ func refFront(cands []Candidate, objs []OptimizationTarget) []Candidate {
 		return 0
 	})
 	return front
+}
+
+// specValue is a candidate's value for t as SPEC §6 words it:
+// Objectives[t.String()] when present, else ObjectiveValue of Metrics read
+// as a report. The pools of these tests always have one or the other.
+func specValue(c Candidate, t OptimizationTarget) float64 {
+	if v, ok := c.Objectives[t.String()]; ok {
+		return v
+	}
+	if c.Metrics == nil {
+		panic("test pool candidate without values")
+	}
+	v, err := ObjectiveValue(Report(c.Metrics), t)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// scalarMetrics draws the Metrics of a candidate made under a scalar goal
+// (nil Objectives), from which every objective is read by the §6 rule;
+// keys are sometimes missing, so missing-value defaults take part too.
+func scalarMetrics(draw func() float64, keep func() bool) map[string]float64 {
+	m := map[string]float64{}
+	for _, k := range []string{MetricOutputThroughput, MetricThroughputPerUser, MetricMeanE2ELatency, MetricGoodput} {
+		if keep() {
+			m[k] = draw()
+		}
+	}
+	if keep() {
+		m[MetricGPUHours], m[MetricDurationMs] = math.Abs(draw()), 3_600_000
+	}
+	return m
 }
 
 func TestDominates(t *testing.T) {
@@ -103,17 +134,37 @@ func TestDominates(t *testing.T) {
 func TestDominatesErrors(t *testing.T) {
 	full := map[string]float64{"throughput_per_gpu": 1, "throughput_per_user": 1}
 	part := map[string]float64{"throughput_per_gpu": 1}
+	worse := map[string]float64{"throughput_per_gpu": 0}
 	both := DefaultParetoObjectives()
-	if _, err := Dominates(full, part, both); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), `"throughput_per_user"`) {
-		t.Errorf("missing key in b: %v", err)
+	tests := []struct {
+		name     string
+		a, b     map[string]float64
+		objs     []OptimizationTarget
+		sentinel error
+		path     string
+	}{
+		{"missing key in b", full, part, both, ErrInvalidCandidate, "b.throughput_per_user"},
+		{"missing key in a", nil, full, both, ErrInvalidCandidate, "a.throughput_per_gpu"},
+		// Issue 9, defect 1: the first objective already says a does not
+		// dominate b, but b lacks the second: still an error.
+		{"missing key after a deciding objective", worse, full, both, ErrInvalidCandidate, "a.throughput_per_user"},
+		{"missing key after a strictly better objective", full, worse, both, ErrInvalidCandidate, "b.throughput_per_user"},
+		{"no objectives", full, full, nil, ErrInvalidParetoObjectives, "objectives"},
+		{"pareto among them", full, full, []OptimizationTarget{TargetThroughputPerGPU, TargetPareto}, ErrInvalidParetoObjectives, "objectives[1]"},
+		{"a repeat", full, full, []OptimizationTarget{TargetThroughputPerGPU, TargetThroughputPerGPU}, ErrInvalidParetoObjectives, "objectives[1]"},
+		{"out of range", full, full, []OptimizationTarget{77}, ErrUnknownTarget, "objectives[0]"},
 	}
-	if _, err := Dominates(nil, full, both); !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), `"throughput_per_gpu"`) {
-		t.Errorf("missing key in a: %v", err)
-	}
-	for _, objs := range [][]OptimizationTarget{nil, {}, {TargetPareto}, {TargetThroughputPerGPU, TargetThroughputPerGPU}, {77}} {
-		if _, err := Dominates(full, full, objs); !errors.Is(err, ErrInvalidParetoObjectives) {
-			t.Errorf("objectives %v: error = %v, want ErrInvalidParetoObjectives", objs, err)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Dominates(tt.a, tt.b, tt.objs)
+			var e *Error
+			if got || !errors.As(err, &e) || !errors.Is(err, tt.sentinel) || e.Path != tt.path {
+				t.Fatalf("Dominates = %v, %v; want an *Error wrapping %v at %q", got, err, tt.sentinel, tt.path)
+			}
+			if strings.Contains(e.Msg, "pareto_objectives") {
+				t.Errorf("message %q speaks of the goal's field, not of the caller's objectives", e.Msg)
+			}
+		})
 	}
 }
 
@@ -137,8 +188,8 @@ func objectivesGen() *rapid.Generator[[]OptimizationTarget] {
 }
 
 // poolGen draws candidates over objs with values from a small set, so exact
-// ties, duplicates, NaN, ±Inf and -0.0 are common; some candidates have nil
-// Objectives and must be ignored.
+// ties, duplicates, NaN, ±Inf and -0.0 are common; some candidates are a
+// scalar goal's (nil Objectives, values read from Metrics).
 func poolGen(objs []OptimizationTarget, maxN int) *rapid.Generator[[]Candidate] {
 	value := rapid.SampledFrom([]float64{math.NaN(), math.Inf(-1), -1, math.Copysign(0, -1), 0, 1, 2, 3, math.Inf(1)})
 	return rapid.Custom(func(t *rapid.T) []Candidate {
@@ -148,6 +199,7 @@ func poolGen(objs []OptimizationTarget, maxN int) *rapid.Generator[[]Candidate] 
 			pool[i].Config = map[string]any{"id": i}
 			pool[i].UsedGPUs = i
 			if rapid.IntRange(0, 9).Draw(t, "scalar") == 0 {
+				pool[i].Metrics = scalarMetrics(func() float64 { return value.Draw(t, "m") }, func() bool { return rapid.Bool().Draw(t, "keep") })
 				continue
 			}
 			pool[i].Objectives = map[string]float64{}
@@ -243,12 +295,8 @@ func cloneCandidates(cands []Candidate) []Candidate {
 	out := make([]Candidate, len(cands))
 	for i, c := range cands {
 		out[i] = c
-		if c.Objectives != nil {
-			out[i].Objectives = make(map[string]float64)
-			for k, v := range c.Objectives {
-				out[i].Objectives[k] = v
-			}
-		}
+		out[i].Objectives = maps.Clone(c.Objectives)
+		out[i].Metrics = maps.Clone(c.Metrics)
 	}
 	return out
 }
@@ -259,14 +307,14 @@ func TestParetoFrontByHand(t *testing.T) {
 	}
 	objs := []OptimizationTarget{TargetE2ELatency, TargetThroughputPerUser} // minimize, maximize
 	pool := []Candidate{
-		c(0, 100, 10),                     // front
-		c(1, 100, 10),                     // duplicate of 0: kept
-		c(2, 120, 10),                     // dominated by 0 (slower, same per-user)
-		c(3, 90, 5),                       // front: fastest
-		c(4, 300, 40),                     // front: best per-user
-		c(5, math.NaN(), 40),              // dominated by 4 (NaN latency is worst)
-		{Config: map[string]any{"id": 6}}, // scalar candidate: not in the pool
-		c(7, 200, 40),                     // front: dominates 4 (faster, same per-user)
+		c(0, 100, 10),        // front
+		c(1, 100, 10),        // duplicate of 0: kept
+		c(2, 120, 10),        // dominated by 0 (slower, same per-user)
+		c(3, 90, 5),          // front: fastest
+		c(4, 300, 40),        // front: best per-user
+		c(5, math.NaN(), 40), // dominated by 4 (NaN latency is worst)
+		{Config: map[string]any{"id": 6}, Metrics: map[string]float64{}}, // scalar: no latency reads +Inf, dominated
+		c(7, 200, 40), // front: dominates 4 (faster, same per-user)
 	}
 	got, err := ParetoFront(pool, objs)
 	if err != nil {
@@ -285,22 +333,62 @@ func TestParetoFrontByHand(t *testing.T) {
 func TestParetoFrontErrors(t *testing.T) {
 	good := Candidate{Objectives: map[string]float64{"throughput_per_gpu": 1, "throughput_per_user": 1}}
 	bad := Candidate{Objectives: map[string]float64{"throughput_per_gpu": 1}}
-	_, err := ParetoFront([]Candidate{good, {}, bad}, DefaultParetoObjectives())
-	if !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "candidate 2") || !strings.Contains(err.Error(), `"throughput_per_user"`) {
-		t.Errorf("error = %v, want ErrInvalidCandidate naming candidate 2 and the key", err)
-	}
-	// The matrix is read x-axis first, but the error names the first missing
-	// objective in the order the caller gave.
+	scalar := Candidate{Metrics: map[string]float64{}} // every value by the §6 rule
 	empty := Candidate{Objectives: map[string]float64{}}
-	objs := []OptimizationTarget{TargetThroughput, TargetGoodput, TargetThroughputPerUser}
-	_, err = ParetoFront([]Candidate{{}, empty}, objs)
-	if !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), `candidate 1 lacks objective "throughput"`) {
-		t.Errorf("error = %v, want ErrInvalidCandidate naming candidate 1 and \"throughput\"", err)
+	three := []OptimizationTarget{TargetThroughput, TargetGoodput, TargetThroughputPerUser}
+	tests := []struct {
+		name     string
+		cands    []Candidate
+		objs     []OptimizationTarget
+		sentinel error
+		path     string
+	}{
+		{"a candidate lacking a value", []Candidate{good, scalar, bad}, DefaultParetoObjectives(), ErrInvalidCandidate, "candidate 2.objectives.throughput_per_user"},
+		// The matrix is read x-axis first, but the error names the first
+		// missing objective in the order the caller gave.
+		{"the first missing in the caller's order", []Candidate{scalar, empty}, three, ErrInvalidCandidate, "candidate 1.objectives.throughput"},
+		{"a candidate with neither map", []Candidate{good, {}}, DefaultParetoObjectives(), ErrInvalidCandidate, "candidate 1.objectives.throughput_per_gpu"},
+		{"no objectives", []Candidate{good}, nil, ErrInvalidParetoObjectives, "objectives"},
+		{"pareto among them", []Candidate{good}, []OptimizationTarget{TargetPareto, TargetThroughput}, ErrInvalidParetoObjectives, "objectives[0]"},
+		{"a repeat", []Candidate{good}, []OptimizationTarget{TargetThroughput, TargetThroughput}, ErrInvalidParetoObjectives, "objectives[1]"},
+		{"out of range", []Candidate{good}, []OptimizationTarget{TargetThroughput, 8}, ErrUnknownTarget, "objectives[1]"},
 	}
-	for _, objs := range [][]OptimizationTarget{nil, {TargetPareto, TargetThroughput}, {TargetThroughput, TargetThroughput}, {TargetThroughput, 8}} {
-		if _, err := ParetoFront([]Candidate{good}, objs); !errors.Is(err, ErrInvalidParetoObjectives) {
-			t.Errorf("objectives %v: error = %v, want ErrInvalidParetoObjectives", objs, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParetoFront(tt.cands, tt.objs)
+			var e *Error
+			if !errors.As(err, &e) || !errors.Is(err, tt.sentinel) || e.Path != tt.path || e.Offset != -1 {
+				t.Fatalf("error = %v; want an *Error wrapping %v at %q", err, tt.sentinel, tt.path)
+			}
+		})
+	}
+}
+
+// TestParetoFrontReadsMetricsOfScalarCandidates is issue 8's case: a
+// front over candidates made under a scalar goal was empty, with no error,
+// though every value is in Metrics.
+func TestParetoFrontReadsMetricsOfScalarCandidates(t *testing.T) {
+	// One hour per run, so avg_gpu = gpu_hours: 1200/1, 3000/2, 4800/4 tok/s/gpu.
+	run := func(tput, perUser, gpus float64) map[string]float64 {
+		return map[string]float64{MetricOutputThroughput: tput, MetricThroughputPerUser: perUser, MetricGPUHours: gpus, MetricDurationMs: 3_600_000}
+	}
+	goal := OptimizationGoal{Target: TargetThroughput}
+	var cands []Candidate
+	for i, m := range []map[string]float64{run(1200, 60, 1), run(3000, 45, 2), run(4800, 80, 4), run(2000, 40, 2)} {
+		c, err := MakeCandidate(map[string]any{"id": i}, Report(m), goal)
+		if err != nil {
+			t.Fatal(err)
 		}
+		cands = append(cands, c)
+	}
+	front, err := ParetoFront(cands, DefaultParetoObjectives())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (1200, 60), (1500, 45), (1200, 80), (1000, 40): (1200, 60) and
+	// (1000, 40) are dominated by (1200, 80); by per-user ascending: 1, 2.
+	if diff := cmp.Diff([]int{1, 2}, ids(front)); diff != "" {
+		t.Errorf("front (-want +got):\n%s", diff)
 	}
 }
 
@@ -332,10 +420,10 @@ func TestMatrixShapeErrors(t *testing.T) {
 		directions bool // only functions with directions can get this wrong
 		msg        string
 	}{
-		{"zero dims", []float64{1}, 0, nil, false, "dims is 0"},
-		{"negative dims", nil, -2, nil, false, "dims is -2"},
+		{"zero dims", []float64{1}, 0, nil, false, "dims: is 0"},
+		{"negative dims", nil, -2, nil, false, "dims: is -2"},
 		{"a ragged last row", []float64{1, 2, 3}, 2, []bool{true, true}, false, "not a multiple"},
-		{"a short direction list", []float64{1, 2}, 2, []bool{true}, true, "len(maximize) = 1"},
+		{"a short direction list", []float64{1, 2}, 2, []bool{true}, true, "maximize: has length 1"},
 	}
 	for _, f := range funcs {
 		for _, tt := range tests {
@@ -377,6 +465,7 @@ func TestParetoFrontLargePoolsMatchOracle(t *testing.T) {
 		for i := range pool {
 			pool[i].Config = map[string]any{"id": i}
 			if rng.IntN(20) == 0 {
+				pool[i].Metrics = scalarMetrics(func() float64 { return palette[rng.IntN(distinct)] }, func() bool { return rng.IntN(4) != 0 })
 				continue
 			}
 			pool[i].Objectives = map[string]float64{}
@@ -400,13 +489,13 @@ func TestParetoFrontLargePoolsMatchOracle(t *testing.T) {
 
 // TestParetoFrontAllocations holds ParetoFront to a constant number of
 // allocations, whatever the size of the pool or of its front: slices, not
-// anything per candidate. Scalar candidates in the pool take the path that
-// maps rows back to candidates.
+// anything per candidate. A scalar candidate in the pool has its values
+// read from Metrics.
 func TestParetoFrontAllocations(t *testing.T) {
 	for _, d := range []int{1, 2, 3, 4} {
 		for _, shape := range []string{"uniform", "sphere"} {
 			cands := benchCandidates(shape, 5000, d)
-			cands[7].Objectives = nil
+			cands[7] = Candidate{Metrics: map[string]float64{}}
 			allocs := testing.AllocsPerRun(3, func() {
 				if _, err := ParetoFront(cands, benchObjectives[:d]); err != nil {
 					t.Fatal(err)

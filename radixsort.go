@@ -37,14 +37,23 @@ func sortStable(recs, buf []ndRec) []ndRec {
 	return sorted
 }
 
+// keyRunEnd returns the end of the run of records with the key of
+// sorted[i]: sorted[i:keyRunEnd(sorted, i)] all share it, and the next
+// record, if any, does not. Every walk over the runs of a sorted slice
+// steps with it.
+func keyRunEnd(sorted []ndRec, i int) int {
+	j := i + 1
+	for j < len(sorted) && sorted[j].key == sorted[i].key {
+		j++
+	}
+	return j
+}
+
 // sortTiesByAux orders each run of equal keys in sorted by payload, for
 // callers whose payload is a row index and who need ties in row order.
 func sortTiesByAux(sorted []ndRec) {
 	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j].key == sorted[i].key {
-			j++
-		}
+		j := keyRunEnd(sorted, i)
 		if j-i > 1 {
 			slices.SortFunc(sorted[i:j], func(a, b ndRec) int { return cmp.Compare(a.aux, b.aux) })
 		}

@@ -1,15 +1,22 @@
 package spica
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"reflect"
 	"slices"
-	"strconv"
+	"unicode/utf8"
+)
+
+// nan and inf are the values of the non-finite tokens "NaN", "Infinity"
+// and "-Infinity" that Python's json module writes (see nonFiniteTokens).
+var (
+	nan = math.NaN()
+	inf = math.Inf(1)
 )
 
 // Report is one replay report ("trace_report"): a flat map from metric key
@@ -47,9 +54,9 @@ var metricKeys = [...]string{
 func MetricKeys() []string { return append([]string(nil), metricKeys[:]...) }
 
 // isMetricKey reports whether key is one of the nine metric keys.
-func isMetricKey(key string) bool {
+func isMetricKey[S ~string | ~[]byte](key S) bool {
 	for _, k := range metricKeys {
-		if k == key {
+		if string(key) == k {
 			return true
 		}
 	}
@@ -57,36 +64,23 @@ func isMetricKey(key string) bool {
 }
 
 // ParseReport decodes a replay report: a JSON object of metrics. Every
-// number becomes an entry, whatever its key. For keys this package does not
-// read, values of any other kind are skipped; for the nine metric keys (see
-// [MetricKeys]) null means missing and any other non-number is an error
-// naming the key. The bare tokens NaN, Infinity and -Infinity that Python's
-// json module writes are read as those values; a number beyond the float64
-// range is an error rather than a silent infinity. A key given twice is an
-// error, since which value was meant cannot be known. A top level that is
-// not an object, or malformed JSON, is an error giving the byte offset.
-// Every error wraps [ErrInvalidReport].
+// number becomes an entry, whatever its key; so do the strings "NaN",
+// "Infinity" and "-Infinity" (what [NormalizeJSON] makes of Python's bare
+// tokens), and the bare tokens NaN, Infinity and -Infinity themselves. For
+// keys this package does not read, values of any other kind are skipped:
+// they are only checked to be well-formed, without building their keys or
+// strings, and what repeats inside them is not checked. For the nine metric
+// keys (see [MetricKeys]) null means missing and any other non-number is an
+// error whose Path is the key. A number beyond the float64 range is an error
+// rather than a silent infinity. A key given twice at the top level is an
+// error wrapping [ErrDuplicateKey], since which value was meant cannot be
+// known. A top level that is not an object, or malformed JSON, is an error
+// giving the byte offset. Every other error wraps [ErrInvalidReport].
+//
+// It costs O(len(data)) plus O(k log k) for k top-level keys.
 func ParseReport(data []byte) (Report, error) {
 	r := jsonReader{data: data, nonFinite: true, sentinel: ErrInvalidReport}
-	if k := r.peek(); k != kindObject {
-		if k == kindInvalid {
-			return nil, r.skip()
-		}
-		return nil, r.errorf(r.pos, "a report must be a JSON object, got %s", k)
-	}
-	rep := Report{}
-	err := r.object(func(key string) error {
-		switch k := r.peek(); {
-		case k == kindNumber:
-			v, err := r.number()
-			rep[key] = v
-			return err
-		case k == kindNull || k == kindInvalid || !isMetricKey(key):
-			return r.skip()
-		default:
-			return r.errorf(r.pos, "metric %q must be a number or null, got %s", key, k)
-		}
-	})
+	rep, err := decodeReport(&r)
 	if err == nil {
 		err = r.end()
 	}
@@ -94,6 +88,112 @@ func ParseReport(data []byte) (Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// UnmarshalJSON implements [json.Unmarshaler] with the rules of
+// [ParseReport], so a report nested in a larger record decodes with
+// encoding/json; offsets in its errors are relative to the report. The
+// decoded report replaces *rep. JSON null leaves *rep unchanged, as
+// encoding/json expects of an Unmarshaler; on error *rep is unchanged too.
+// encoding/json itself refuses Python's bare NaN before this method runs:
+// pass such a record through [NormalizeJSON] first.
+func (rep *Report) UnmarshalJSON(data []byte) error {
+	r := jsonReader{data: data, nonFinite: true, sentinel: ErrInvalidReport}
+	isNull, err := r.null()
+	var v Report
+	if err == nil && !isNull {
+		v, err = decodeReport(&r)
+	}
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil || isNull {
+		return err
+	}
+	*rep = v
+	return nil
+}
+
+// decodeReport reads a report object at r.
+func decodeReport(r *jsonReader) (Report, error) {
+	if k := r.peek(); k != kindObject {
+		start := r.pos
+		if err := r.skip(); err != nil {
+			return nil, err // malformed: say where, not only that it is no object
+		}
+		return nil, r.errorf(start, "a report must be a JSON object, got %s", k)
+	}
+	rep := Report{}
+	// The keys' spans, to find a repeated one once the object is read,
+	// without building a string per skipped key.
+	var keys []reportKey
+	err := r.members(func(ks, ke int) error {
+		key := r.data[ks+1 : ke-1]
+		if hasEscape(key) || !utf8.Valid(key) {
+			key = []byte(r.keyString(ks, ke)) // as encoding/json reads it
+		}
+		keys = append(keys, reportKey{key, ks})
+		switch k := r.peek(); {
+		case k == kindNumber:
+			v, err := r.number()
+			rep[string(key)] = v
+			return err
+		case k == kindString:
+			at := r.pos
+			escaped, err := r.strSpan()
+			if err != nil {
+				return err
+			}
+			text := r.data[at+1 : r.pos-1]
+			if escaped || !utf8.Valid(text) {
+				text = []byte(r.keyString(at, r.pos))
+			}
+			if v, ok := nonFiniteValue(text); ok {
+				rep[string(key)] = v
+			} else if isMetricKey(key) {
+				return errorAt(ErrInvalidReport, string(key), at, "must be a number or null, got a string")
+			}
+			return nil
+		case k == kindNull || k == kindInvalid || !isMetricKey(key):
+			return r.skip()
+		default:
+			return errorAt(ErrInvalidReport, string(key), r.pos, "must be a number or null, got %s", k)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := repeatedKey(keys); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// reportKey is a top-level key of a report and its offset.
+type reportKey struct {
+	key []byte
+	at  int
+}
+
+// repeatedKey reports the key given twice whose second occurrence comes
+// first in the document, if any.
+func repeatedKey(keys []reportKey) error {
+	slices.SortFunc(keys, func(a, b reportKey) int {
+		if c := bytes.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.at, b.at)
+	})
+	dup := -1
+	for i := 1; i < len(keys); i++ {
+		if bytes.Equal(keys[i-1].key, keys[i].key) && (dup < 0 || keys[i].at < keys[dup].at) {
+			dup = i
+		}
+	}
+	if dup < 0 {
+		return nil
+	}
+	return errorAt(ErrDuplicateKey, string(keys[dup].key), keys[dup].at, "key %q given twice", keys[dup].key)
 }
 
 // ObjectiveValue returns the raw value of the scalar target t for report r,
@@ -105,15 +205,15 @@ func ParseReport(data []byte) (Report, error) {
 // An out-of-range target wraps [ErrUnknownTarget].
 func ObjectiveValue(r Report, t OptimizationTarget) (float64, error) {
 	if !t.IsValid() {
-		return 0, unknownTargetValue(t)
+		return 0, unknownTargetValue("", t)
 	}
 	info := &targetTable[t]
 	if info.dir == dirPerObjective {
-		return 0, fmt.Errorf("%w: %s is multi-objective; use ObjectiveVector or ParetoFront", ErrNoScalarDirection, t)
+		return 0, errorf(ErrNoScalarDirection, "", "%s is multi-objective; use ObjectiveVector or ParetoFront", t)
 	}
 	v, ok := r[info.metric]
 	if !ok && info.dir == dirMinimize {
-		return inf, nil
+		return math.Inf(1), nil
 	}
 	if info.perGPU {
 		avg := AvgGPU(r)
@@ -140,11 +240,11 @@ func ScoreReport(r Report, t OptimizationTarget) (float64, error) {
 }
 
 // ObjectiveVector returns the raw value of each objective for report r,
-// keyed by the objective's text form. The list must hold known scalar
-// targets with no repeats (else an error wrapping
-// [ErrInvalidParetoObjectives]).
+// keyed by the objective's text form. The list must hold known targets
+// ([ErrUnknownTarget]), none of them pareto and none repeated
+// ([ErrInvalidParetoObjectives]); Path names the entry ("objectives[1]").
 func ObjectiveVector(r Report, objectives []OptimizationTarget) (map[string]float64, error) {
-	if err := checkObjectives(objectives, 0); err != nil {
+	if err := checkObjectives(objectives, 0, "objectives"); err != nil {
 		return nil, err
 	}
 	vec := make(map[string]float64, len(objectives))
@@ -164,8 +264,10 @@ func IsFeasible(usedGPUs, gpuBudget int) bool { return usedGPUs <= gpuBudget }
 // JSON: Config is encoded as encoding/json encodes it. The float fields are
 // numbers when finite; since JSON has no non-finite numbers, NaN, +Inf and
 // -Inf are written as the strings "NaN", "Infinity" and "-Infinity" (the
-// spelling of Python's json module), and decoding accepts exactly those
-// strings besides numbers, so every Candidate survives a round trip.
+// spelling of Python's json module and of protobuf's JSON mapping, which a
+// Python reader turns back with float(x)), and decoding accepts those
+// strings besides numbers, so every Candidate survives a round trip. See
+// [Candidate.UnmarshalJSON] for the strict decoding rules.
 type Candidate struct {
 	Config     map[string]any     `json:"config"`
 	UsedGPUs   int                `json:"used_gpus"`
@@ -186,6 +288,12 @@ type Candidate struct {
 // the raw value of every resolved objective and Score is the first
 // objective's raw value: a headline number only, never used for Pareto
 // ranking.
+//
+// used_gpus as a [json.Number] (what a decoder with UseNumber yields) is
+// read from its digits, never through a float64, so "9007199254740993" is
+// exact; only JSON number syntax is accepted ("+4", "0x1p4" and "1_0" are
+// errors), and "4.0" or "4e0" are 4, as the float64 4 that plain decoding of
+// the same document gives is.
 //
 // Config is copied (shallowly), so later changes to the caller's map do not
 // reach the candidate; r is not retained.
@@ -224,31 +332,34 @@ func usedGPUs(config map[string]any) (int, error) {
 		return 0, nil
 	}
 	bad := func(why string) (int, error) {
-		return 0, fmt.Errorf("%w: config[%q] = %#v: %s", ErrInvalidCandidate, usedGPUsKey, raw, why)
+		return 0, errorf(ErrInvalidCandidate, "config."+usedGPUsKey, "is %#v: %s", raw, why)
 	}
 	var f float64
-	if num, isNumber := raw.(json.Number); isNumber {
-		var err error
-		if f, err = strconv.ParseFloat(string(num), 64); err != nil {
-			return bad("not a number")
+	switch v := reflect.ValueOf(raw); v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n := v.Int(); n >= 0 && uint64(n) <= math.MaxInt {
+			return int(n), nil
 		}
-	} else {
-		switch v := reflect.ValueOf(raw); v.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			if n := v.Int(); n >= 0 && uint64(n) <= math.MaxInt {
-				return int(n), nil
-			}
-			return bad("want a non-negative integer")
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			if n := v.Uint(); n <= math.MaxInt {
-				return int(n), nil
-			}
-			return bad("too large for an int")
-		case reflect.Float32, reflect.Float64:
-			f = v.Float()
-		default:
+		return bad("want a non-negative integer")
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if n := v.Uint(); n <= math.MaxInt {
+			return int(n), nil
+		}
+		return bad("too large for an int")
+	case reflect.Float32, reflect.Float64:
+		f = v.Float()
+	case reflect.String:
+		num, isNumber := raw.(json.Number)
+		if !isNumber {
 			return bad(fmt.Sprintf("want a non-negative integer, got %T", raw))
 		}
+		n, why := parseJSONInt(string(num))
+		if why != "" {
+			return bad(why)
+		}
+		return n, nil
+	default:
+		return bad(fmt.Sprintf("want a non-negative integer, got %T", raw))
 	}
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
@@ -276,102 +387,4 @@ func Rank(cands []Candidate) []Candidate {
 		return cmp.Compare(a.UsedGPUs, b.UsedGPUs)
 	})
 	return out
-}
-
-// candidateJSON is the wire form of a Candidate; jsonFloat carries the
-// non-finite encoding described on [Candidate].
-type candidateJSON struct {
-	Config     map[string]any       `json:"config"`
-	UsedGPUs   int                  `json:"used_gpus"`
-	Score      jsonFloat            `json:"score"`
-	Metrics    map[string]jsonFloat `json:"metrics"`
-	Objectives map[string]jsonFloat `json:"objectives"`
-}
-
-// jsonFloat is a float64 whose JSON form may be one of the strings "NaN",
-// "Infinity" and "-Infinity".
-type jsonFloat float64
-
-var nonFiniteNames = [...]struct {
-	name string
-	v    float64
-}{{"NaN", nan}, {"Infinity", inf}, {"-Infinity", -inf}}
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"Infinity"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Infinity"`), nil
-	}
-	return json.Marshal(v)
-}
-
-func (f *jsonFloat) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	if len(data) > 0 && data[0] == '"' {
-		for _, nf := range nonFiniteNames {
-			if string(data) == `"`+nf.name+`"` {
-				*f = jsonFloat(nf.v)
-				return nil
-			}
-		}
-		return fmt.Errorf("%w: %s is not a number (the only strings allowed are \"NaN\", \"Infinity\" and \"-Infinity\")", ErrInvalidCandidate, data)
-	}
-	var v float64
-	if err := json.Unmarshal(data, &v); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidCandidate, err)
-	}
-	*f = jsonFloat(v)
-	return nil
-}
-
-// convertFloats copies a map of one float type into another, nil to nil.
-func convertFloats[T, U ~float64](m map[string]T) map[string]U {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]U, len(m))
-	for k, v := range m {
-		out[k] = U(v)
-	}
-	return out
-}
-
-// MarshalJSON implements [json.Marshaler] with the encoding described on
-// [Candidate].
-func (c Candidate) MarshalJSON() ([]byte, error) {
-	return json.Marshal(candidateJSON{
-		Config:     c.Config,
-		UsedGPUs:   c.UsedGPUs,
-		Score:      jsonFloat(c.Score),
-		Metrics:    convertFloats[float64, jsonFloat](c.Metrics),
-		Objectives: convertFloats[float64, jsonFloat](c.Objectives),
-	})
-}
-
-// UnmarshalJSON implements [json.Unmarshaler]: it accepts what
-// [Candidate.MarshalJSON] writes. Every error wraps [ErrInvalidCandidate];
-// on error c is unchanged.
-func (c *Candidate) UnmarshalJSON(data []byte) error {
-	var w candidateJSON
-	if err := json.Unmarshal(data, &w); err != nil {
-		if errors.Is(err, ErrInvalidCandidate) {
-			return err // from jsonFloat, already saying which value
-		}
-		return fmt.Errorf("%w: %w", ErrInvalidCandidate, err)
-	}
-	*c = Candidate{
-		Config:     w.Config,
-		UsedGPUs:   w.UsedGPUs,
-		Score:      float64(w.Score),
-		Metrics:    convertFloats[jsonFloat, float64](w.Metrics),
-		Objectives: convertFloats[jsonFloat, float64](w.Objectives),
-	}
-	return nil
 }

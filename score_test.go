@@ -3,6 +3,7 @@ package spica
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -97,10 +98,17 @@ func TestObjectiveVector(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}
-	for _, objs := range [][]OptimizationTarget{{TargetPareto}, {TargetThroughput, TargetThroughput}, {99}} {
-		if _, err := ObjectiveVector(r, objs); !errors.Is(err, ErrInvalidParetoObjectives) {
-			t.Errorf("ObjectiveVector(%v) error = %v", objs, err)
-		}
+	for _, tt := range []struct {
+		objs     []OptimizationTarget
+		sentinel error
+		path     string
+	}{
+		{[]OptimizationTarget{TargetPareto}, ErrInvalidParetoObjectives, "objectives[0]"},
+		{[]OptimizationTarget{TargetThroughput, TargetThroughput}, ErrInvalidParetoObjectives, "objectives[1]"},
+		{[]OptimizationTarget{99}, ErrUnknownTarget, "objectives[0]"},
+	} {
+		_, err := ObjectiveVector(r, tt.objs)
+		checkError(t, err, tt.sentinel, tt.path, -1)
 	}
 }
 
@@ -134,6 +142,9 @@ func TestParseReportAccepts(t *testing.T) {
 		{"escaped keys", `{"gpu_h\u006furs": 3}`, Report{"gpu_hours": 3}},
 		{"underflow reads as 0", `{"gpu_hours": 1e-400}`, Report{"gpu_hours": 0}},
 		{"surrounding white space", " \n{\"gpu_hours\" : 1 }\t", Report{"gpu_hours": 1}},
+		{"NormalizeJSON's strings are numbers under any key", `{"gpu_hours": "NaN", "x": "Infinity", "mean_ttft_ms": "-Infinity", "engine": "vllm"}`,
+			Report{"gpu_hours": nan, "x": inf, "mean_ttft_ms": -inf}},
+		{"repeats inside unread values are the producer's business", `{"cfg": {"a": 1, "a": 2}, "out": 1}`, Report{"out": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,46 +161,80 @@ func TestParseReportAccepts(t *testing.T) {
 
 func TestParseReportRejects(t *testing.T) {
 	tests := []struct {
-		name string
-		in   string
-		msg  []string
+		name     string
+		in       string
+		sentinel error
+		path     string
+		offset   int64 // counted by hand
 	}{
-		{"a string metric", `{"gpu_hours": "2"}`, []string{`"gpu_hours"`, "a string", "byte offset 14"}},
-		{"a boolean metric", `{"mean_ttft_ms": true}`, []string{`"mean_ttft_ms"`, "a boolean"}},
-		{"an object metric", `{"duration_ms": {}}`, []string{`"duration_ms"`, "an object"}},
-		{"an array metric", `{"planner_total_ticks": [1]}`, []string{`"planner_total_ticks"`, "an array"}},
-		{"a repeated key", `{"gpu_hours": 1, "gpu_hours": 2}`, []string{`"gpu_hours" given twice`}},
-		{"a number out of range", `{"duration_ms": 1e309}`, []string{"1e309", "out of the float64 range"}},
-		{"a top-level array", `[{"gpu_hours": 1}]`, []string{"byte offset 0", "must be a JSON object, got an array"}},
-		{"a top-level null", `null`, []string{"JSON object, got null"}},
-		{"empty input", ``, []string{"byte offset 0", "end of input"}},
-		{"truncated", `{"gpu_hours": 1`, []string{"byte offset 15"}},
-		{"truncated string", `{"gpu_hours`, []string{"byte offset 11", "unterminated"}},
-		{"bad escape", `{"a\x": 1}`, []string{"byte offset 3", "escape"}},
-		{"control character in a key", "{\"a\nb\": 1}", []string{"byte offset 3", "control character"}},
-		{"leading zero", `{"gpu_hours": 01}`, []string{"byte offset 15"}},
-		{"bare dot", `{"gpu_hours": 1.}`, []string{"byte offset 16", "after '.'"}},
-		{"nan in lower case", `{"gpu_hours": nan}`, []string{"byte offset 14"}},
-		{"+Infinity is not Python's spelling", `{"gpu_hours": +Infinity}`, []string{"byte offset 14"}},
-		{"trailing data", `{} 1`, []string{"byte offset 3"}},
-		{"missing colon", `{"a" 1}`, []string{"byte offset 5", "':'"}},
-		{"deep nesting is refused, not recursed", `{"x": ` + strings.Repeat("[", 100000), []string{"nesting deeper than 1000"}},
+		{"a string metric", `{"gpu_hours": "2"}`, ErrInvalidReport, "gpu_hours", 14},
+		{"a lower-case nan string metric", `{"gpu_hours": "nan"}`, ErrInvalidReport, "gpu_hours", 14},
+		{"a boolean metric", `{"mean_ttft_ms": true}`, ErrInvalidReport, "mean_ttft_ms", 17},
+		{"an object metric", `{"duration_ms": {}}`, ErrInvalidReport, "duration_ms", 16},
+		{"an array metric", `{"planner_total_ticks": [1]}`, ErrInvalidReport, "planner_total_ticks", 24},
+		{"a repeated key", `{"gpu_hours": 1, "gpu_hours": 2}`, ErrDuplicateKey, "gpu_hours", 17},
+		{"a repeated unread key", `{"engine": "a", "engine": {"x": 1}}`, ErrDuplicateKey, "engine", 16},
+		{"a number out of range", `{"duration_ms": 1e309}`, ErrInvalidReport, "", 16},
+		{"a top-level array", `[{"gpu_hours": 1}]`, ErrInvalidReport, "", 0},
+		{"a top-level null", `null`, ErrInvalidReport, "", 0},
+		{"empty input", ``, ErrInvalidReport, "", 0},
+		{"truncated", `{"gpu_hours": 1`, ErrInvalidReport, "", 15},
+		{"truncated string", `{"gpu_hours`, ErrInvalidReport, "", 11},
+		{"bad escape", `{"a\x": 1}`, ErrInvalidReport, "", 3},
+		{"control character in a key", "{\"a\nb\": 1}", ErrInvalidReport, "", 3},
+		{"leading zero", `{"gpu_hours": 01}`, ErrInvalidReport, "", 15},
+		{"bare dot", `{"gpu_hours": 1.}`, ErrInvalidReport, "", 16},
+		{"nan in lower case", `{"gpu_hours": nan}`, ErrInvalidReport, "", 14},
+		{"+Infinity is not Python's spelling", `{"gpu_hours": +Infinity}`, ErrInvalidReport, "", 14},
+		{"trailing data", `{} 1`, ErrInvalidReport, "", 3},
+		{"missing colon", `{"a" 1}`, ErrInvalidReport, "", 5},
+		{"malformed inside an unread value", `{"cfg": {"a": [1,]}}`, ErrInvalidReport, "", 17},
+		// The 1001st open bracket, after "[" at bytes 6..1005.
+		{"deep nesting is refused, not recursed", `{"x": ` + strings.Repeat("[", 100000), ErrInvalidReport, "", 1006},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := ParseReport([]byte(tt.in))
-			if !errors.Is(err, ErrInvalidReport) {
-				t.Fatalf("error = %v, want ErrInvalidReport", err)
-			}
+			checkError(t, err, tt.sentinel, tt.path, tt.offset)
 			if r != nil {
 				t.Errorf("got a report %v with the error", r)
 			}
-			for _, m := range tt.msg {
-				if !strings.Contains(err.Error(), m) {
-					t.Errorf("message %q lacks %q", err, m)
-				}
+			// Report.UnmarshalJSON has the same rules and offsets, except
+			// that null leaves the report alone, as encoding/json expects.
+			if tt.in != "null" {
+				var rep Report
+				checkError(t, rep.UnmarshalJSON([]byte(tt.in)), tt.sentinel, tt.path, tt.offset)
 			}
 		})
+	}
+}
+
+// TestParseReportSkipsWithoutAllocating is issue 8's complaint: values
+// under keys the package does not read are only checked, so their size
+// costs no allocations.
+func TestParseReportSkipsWithoutAllocating(t *testing.T) {
+	doc := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"gpu_hours": 2, "engine": {`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"key%d": {"name": "v\u00e9%d", "list": [1, "two", null, NaN], "k": 1, "k": 2}`, i, i)
+		}
+		b.WriteString(`}, "note": "a string", "duration_ms": 3600000}`)
+		return []byte(b.String())
+	}
+	small, large := doc(1), doc(1000)
+	allocs := func(data []byte) float64 {
+		return testing.AllocsPerRun(20, func() {
+			if _, err := ParseReport(data); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a, b := allocs(small), allocs(large); a != b {
+		t.Errorf("allocations grow with the skipped value: %v for 1 key, %v for 1000", a, b)
 	}
 }
 
@@ -200,11 +245,22 @@ func FuzzParseReport(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseReport(data)
+		var rep Report
+		uerr := rep.UnmarshalJSON(data)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidReport) {
-				t.Fatalf("error %v does not wrap ErrInvalidReport", err)
+			if msg := oneSentinel(err); msg != "" {
+				t.Fatal(msg)
+			}
+			if !errors.Is(err, ErrInvalidReport) && !errors.Is(err, ErrDuplicateKey) {
+				t.Fatalf("error %v wraps neither ErrInvalidReport nor ErrDuplicateKey", err)
+			}
+			if uerr == nil || uerr.Error() != err.Error() {
+				t.Fatalf("UnmarshalJSON error %v differs from ParseReport's %v", uerr, err)
 			}
 			return
+		}
+		if uerr != nil || !cmp.Equal(r, rep, sameFloat) {
+			t.Fatalf("UnmarshalJSON = %v, %v; ParseReport = %v", rep, uerr, r)
 		}
 		// Re-encode as Python would, non-finite values as bare tokens.
 		var b strings.Builder
@@ -247,7 +303,7 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 		name string
 		val  any
 		want int
-		bad  string // substring of the error, "" for success
+		bad  string // substring of the message, "" for success
 	}{
 		{"int", 4, 4, ""},
 		{"int8", int8(3), 3, ""},
@@ -261,6 +317,25 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 		{"negative zero", math.Copysign(0, -1), 0, ""},
 		{"json.Number", json.Number("12"), 12, ""},
 		{"json.Number with exponent", json.Number("1e1"), 10, ""},
+		// Issue 9, defect 2: json.Number is read exactly, in JSON syntax only.
+		{"json.Number above 2^53 stays exact", json.Number("9007199254740993"), 9007199254740993, ""},
+		{"json.Number MaxInt64", json.Number("9223372036854775807"), math.MaxInt64, ""},
+		{"json.Number 4.0 is 4", json.Number("4.0"), 4, ""},
+		{"json.Number 4e0 is 4", json.Number("4e0"), 4, ""},
+		{"json.Number 40e-1 is 4", json.Number("40e-1"), 4, ""},
+		{"json.Number 0.0e5", json.Number("0.0e5"), 0, ""},
+		{"json.Number -0", json.Number("-0"), 0, ""},
+		{"json.Number hex float", json.Number("0x1p4"), 0, "not a JSON number"},
+		{"json.Number underscore", json.Number("1_0"), 0, "not a JSON number"},
+		{"json.Number plus sign", json.Number("+4"), 0, "not a JSON number"},
+		{"json.Number leading zero", json.Number("04"), 0, "not a JSON number"},
+		{"json.Number Infinity", json.Number("Infinity"), 0, "not a JSON number"},
+		{"json.Number MaxInt64+1", json.Number("9223372036854775808"), 0, "too large"},
+		{"json.Number 1e19", json.Number("1e19"), 0, "too large"},
+		{"json.Number huge exponent", json.Number("1e99999999999999999999"), 0, "too large"},
+		{"json.Number tiny exponent", json.Number("1e-99999999999999999999"), 0, "has a fraction"},
+		{"json.Number 4.5e0", json.Number("4.5e0"), 0, "has a fraction"},
+		{"json.Number negative", json.Number("-3"), 0, "negative"},
 		{"negative int", -1, 0, "want a non-negative integer"},
 		{"negative float", -2.0, 0, "negative"},
 		{"fraction", 1.5, 0, "has a fraction"},
@@ -272,7 +347,7 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 		{"nil", nil, 0, "got <nil>"},
 		{"bool", true, 0, "got bool"},
 		{"json.Number fraction", json.Number("2.5"), 0, "has a fraction"},
-		{"json.Number garbage", json.Number("x"), 0, "not a number"},
+		{"json.Number garbage", json.Number("x"), 0, "not a JSON number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,8 +358,9 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrInvalidCandidate) || !strings.Contains(err.Error(), "used_gpus") || !strings.Contains(err.Error(), tt.bad) {
-				t.Fatalf("error = %v, want ErrInvalidCandidate naming used_gpus and saying %q", err, tt.bad)
+			checkError(t, err, ErrInvalidCandidate, "config.used_gpus", -1)
+			if !strings.Contains(err.Error(), tt.bad) {
+				t.Fatalf("error = %v, want it to say %q", err, tt.bad)
 			}
 		})
 	}

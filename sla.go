@@ -1,9 +1,6 @@
 package spica
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // SLATarget holds per-request latency bounds in milliseconds. Each bound is
 // optional and its zero value means "unset": a set bound is > 0, so 0 is
@@ -16,14 +13,15 @@ import (
 // meet it, so gating candidates on aggregate latency as well would count it
 // twice.
 //
-// Decoding JSON is strict: an unknown key (matched exactly and
-// case-sensitively) is an error wrapping [ErrUnknownField], a repeated key is
-// an error, null leaves a bound unset, and an explicit 0, a negative number
-// or a non-number is an error wrapping [ErrInvalidSLA] naming the field.
+// Decoding JSON or YAML is strict: an unknown key (matched exactly and
+// case-sensitively) is an error wrapping [ErrUnknownField], a repeated key
+// one wrapping [ErrDuplicateKey], null leaves a bound unset, and an explicit
+// 0, a negative or non-finite number or a non-number is an error wrapping
+// [ErrInvalidSLA] whose Path names the field.
 type SLATarget struct {
-	TTFTMs float64 `json:"ttft_ms,omitempty"` // time-to-first-token bound; pair with ITLMs
-	ITLMs  float64 `json:"itl_ms,omitempty"`  // inter-token-latency bound; pair with TTFTMs
-	E2EMs  float64 `json:"e2e_ms,omitempty"`  // end-to-end bound; standalone alternative
+	TTFTMs float64 `json:"ttft_ms,omitempty" yaml:"ttft_ms,omitempty"` // time-to-first-token bound; pair with ITLMs
+	ITLMs  float64 `json:"itl_ms,omitempty" yaml:"itl_ms,omitempty"`   // inter-token-latency bound; pair with TTFTMs
+	E2EMs  float64 `json:"e2e_ms,omitempty" yaml:"e2e_ms,omitempty"`   // end-to-end bound; standalone alternative
 }
 
 // slaField is one bound by its JSON name.
@@ -39,22 +37,28 @@ func (s *SLATarget) fields() [3]slaField {
 }
 
 // Validate reports whether every set bound is a finite number > 0. The
-// error wraps [ErrInvalidSLA] and names the first bad field by its JSON name.
-func (s SLATarget) Validate() error {
+// error wraps [ErrInvalidSLA] and its Path names the first bad field by its
+// JSON name ("e2e_ms").
+func (s SLATarget) Validate() error { return s.validate("") }
+
+// validate is Validate with prefix before the field names ("sla." in a
+// goal).
+func (s SLATarget) validate(prefix string) error {
 	for _, f := range s.fields() {
-		if err := checkBound(f.name, *f.v); err != nil {
+		if err := checkBound(prefix+f.name, *f.v, -1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkBound validates one set bound; 0 means unset and passes.
-func checkBound(name string, v float64) error {
+// checkBound validates one set bound at path, found at byte offset off (-1
+// when not parsing); 0 means unset and passes.
+func checkBound(path string, v float64, off int) error {
 	if v == 0 || (v > 0 && !math.IsInf(v, 1)) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s is %v, want a finite number > 0 (or unset)", ErrInvalidSLA, name, v)
+	return errorAt(ErrInvalidSLA, path, off, "is %v, want a finite number > 0 (or unset)", v)
 }
 
 // Satisfying reports whether s is valid and bounds enough to decide whether
@@ -70,7 +74,8 @@ func (s SLATarget) IsZero() bool { return s == SLATarget{} }
 
 // UnmarshalJSON decodes an SLA object strictly (see [SLATarget]) and
 // validates it. JSON null leaves s unchanged, as encoding/json expects of an
-// Unmarshaler; on error s is unchanged too.
+// Unmarshaler; on error s is unchanged too. Offsets and paths in errors are
+// relative to the SLA object; malformed JSON wraps [ErrInvalidSLA].
 func (s *SLATarget) UnmarshalJSON(data []byte) error {
 	v, isNull, err := decodeDocument(data, ErrInvalidSLA, func(r *jsonReader) (SLATarget, error) {
 		return decodeSLA(r, "")
@@ -82,17 +87,17 @@ func (s *SLATarget) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// decodeSLA reads an SLA object at r; path prefixes field names in errors
-// ("sla." inside a goal).
-func decodeSLA(r *jsonReader, path string) (SLATarget, error) {
+// decodeSLA reads an SLA object at r; prefix goes before field names in
+// errors ("sla." inside a goal).
+func decodeSLA(r *jsonReader, prefix string) (SLATarget, error) {
 	var s SLATarget
 	if k := r.peek(); k != kindObject {
 		if k == kindInvalid {
 			return s, r.skip() // the syntax error, with its offset
 		}
-		return s, fmt.Errorf("%w: %s must be an object, got %s", ErrInvalidSLA, pathOr(path, "SLA"), k)
+		return s, errorAt(ErrInvalidSLA, pathOf(prefix), r.pos, "is %s, want an object of latency bounds", k)
 	}
-	err := r.object(func(key string) error {
+	err := r.object(prefix, func(key string, keyAt int) error {
 		for _, f := range s.fields() {
 			if f.name != key {
 				continue
@@ -101,31 +106,31 @@ func decodeSLA(r *jsonReader, path string) (SLATarget, error) {
 			case kindNull:
 				return r.literal("null")
 			case kindNumber:
+				at := r.pos
 				v, err := r.number()
 				if err != nil {
 					return err
 				}
 				if v == 0 {
-					return fmt.Errorf("%w: %s%s is 0, want a number > 0 (omit the key or use null to leave it unset)", ErrInvalidSLA, path, key)
+					return errorAt(ErrInvalidSLA, prefix+key, at, "is 0, want a number > 0 (omit the key or use null to leave it unset)")
 				}
 				*f.v = v
-				return checkBound(path+key, v)
+				return checkBound(prefix+key, v, at)
 			case kindInvalid:
 				return r.skip()
 			default:
-				return fmt.Errorf("%w: %s%s must be a number, got %s", ErrInvalidSLA, path, key, k)
+				return errorAt(ErrInvalidSLA, prefix+key, r.pos, "is %s, want a number", k)
 			}
 		}
-		return fmt.Errorf("%w %q in %s (valid: ttft_ms, itl_ms, e2e_ms)", ErrUnknownField, path+key, pathOr(path, "SLA"))
+		return errorAt(ErrUnknownField, prefix+key, keyAt, "unknown key %q (valid: ttft_ms, itl_ms, e2e_ms)", key)
 	})
 	return s, err
 }
 
-// pathOr names an object for messages: its path without the trailing dot,
-// or def at the top level.
-func pathOr(path, def string) string {
-	if path == "" {
-		return def
+// pathOf turns a prefix ("sla.") back into the object's own path ("sla").
+func pathOf(prefix string) string {
+	if prefix == "" {
+		return ""
 	}
-	return path[:len(path)-1]
+	return prefix[:len(prefix)-1]
 }

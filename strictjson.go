@@ -2,31 +2,69 @@ package spica
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
-// jsonReader is a small strict JSON reader for the two documents this
-// package parses itself: goals and replay reports. encoding/json cannot do
-// either job: it matches keys case-insensitively, lets a repeated key
-// silently overwrite the first, and rejects the bare NaN and Infinity
+// jsonReader is a small strict JSON reader for the documents this package
+// parses itself: goals, SLAs, replay reports and candidates. encoding/json
+// cannot do these jobs: it matches keys case-insensitively, lets a repeated
+// key silently overwrite the first, and rejects the bare NaN and Infinity
 // tokens that Python's json module writes into reports.
 //
-// Every error it makes wraps sentinel and says at which byte offset the
-// input went wrong.
+// Offsets in its errors are relative to data, which for an UnmarshalJSON
+// method is the value being decoded, as encoding/json hands it over.
 type jsonReader struct {
 	data      []byte
 	pos       int
 	depth     int
 	nonFinite bool  // accept NaN, Infinity and -Infinity as numbers
 	sentinel  error // wrapped by every syntax error
+
+	// marks, when non-nil, collects the start of every bare non-finite
+	// token that scan passes (NormalizeJSON rewrites them).
+	marks *[]int
 }
 
-// decodeDocument reads a whole document with decode, which wraps sentinel
-// around syntax errors. A document that is only null reports isNull and
-// decodes nothing; data after the value is an error.
+// nonFiniteTokens is the one table of the spellings of the non-finite
+// floats: the bare tokens of Python's json module, which are also the
+// strings of protobuf's JSON mapping that NormalizeJSON and Candidate's
+// encoding write.
+var nonFiniteTokens = [...]struct {
+	name string
+	v    float64
+}{{"NaN", nan}, {"Infinity", inf}, {"-Infinity", -inf}}
+
+// nonFiniteName returns the spelling of a non-finite v ("" for a finite one).
+func nonFiniteName(v float64) string {
+	switch {
+	case v != v:
+		return nonFiniteTokens[0].name
+	case v > math.MaxFloat64:
+		return nonFiniteTokens[1].name
+	case v < -math.MaxFloat64:
+		return nonFiniteTokens[2].name
+	}
+	return ""
+}
+
+// nonFiniteValue returns the float spelled by b, one of nonFiniteTokens.
+func nonFiniteValue(b []byte) (float64, bool) {
+	for _, tok := range nonFiniteTokens {
+		if string(b) == tok.name {
+			return tok.v, true
+		}
+	}
+	return 0, false
+}
+
+// decodeDocument reads a whole document with decode. A document that is
+// only null reports isNull and decodes nothing; data after the value is an
+// error.
 func decodeDocument[T any](data []byte, sentinel error, decode func(*jsonReader) (T, error)) (v T, isNull bool, err error) {
 	r := jsonReader{data: data, sentinel: sentinel}
 	if isNull, err = r.null(); err == nil && !isNull {
@@ -67,8 +105,9 @@ var kindNames = [...]string{
 
 func (k jsonKind) String() string { return kindNames[k] }
 
+// errorf is a syntax error at offset, wrapping the reader's sentinel.
 func (r *jsonReader) errorf(offset int, format string, args ...any) error {
-	return fmt.Errorf("%w: at byte offset %d: %s", r.sentinel, offset, fmt.Sprintf(format, args...))
+	return errorAt(r.sentinel, "", offset, format, args...)
 }
 
 func (r *jsonReader) skipSpace() {
@@ -142,7 +181,7 @@ func (r *jsonReader) expect(c byte, what string) error {
 	return nil
 }
 
-// literal consumes word (true, false, null, NaN, …) at the position.
+// literal consumes word (true, false, null) at the position.
 func (r *jsonReader) literal(word string) error {
 	if len(r.data)-r.pos < len(word) || string(r.data[r.pos:r.pos+len(word)]) != word {
 		return r.errorf(r.pos, "invalid literal, expected %q", word)
@@ -159,17 +198,17 @@ func (r *jsonReader) null() (bool, error) {
 	return true, r.literal("null")
 }
 
-// object reads an object, calling member for each key with the reader
-// positioned at the value, which member must consume. A key given twice is
-// an error wrapping ErrUnknownField as well as the reader's sentinel.
-func (r *jsonReader) object(member func(key string) error) error {
+// members reads an object, calling member for each key with the key's span
+// (quotes included) and the reader positioned at the value, which member
+// must consume. It builds nothing itself: callers that need the key decode
+// it with keyString.
+func (r *jsonReader) members(member func(keyStart, keyEnd int) error) error {
 	if err := r.expect('{', "'{'"); err != nil {
 		return err
 	}
 	if err := r.enter(); err != nil {
 		return err
 	}
-	seen := make(map[string]struct{})
 	r.skipSpace()
 	if r.pos < len(r.data) && r.data[r.pos] == '}' {
 		r.pos++
@@ -178,22 +217,18 @@ func (r *jsonReader) object(member func(key string) error) error {
 	}
 	for {
 		r.skipSpace()
-		keyAt := r.pos
+		keyStart := r.pos
 		if r.peek() != kindString {
 			return r.errorf(r.pos, "expected a string key, found %s", r.describe())
 		}
-		key, err := r.str()
-		if err != nil {
+		if _, err := r.strSpan(); err != nil {
 			return err
 		}
-		if _, dup := seen[key]; dup {
-			return fmt.Errorf("%w: %w: key %q given twice (again at byte offset %d)", r.sentinel, ErrUnknownField, key, keyAt)
-		}
-		seen[key] = struct{}{}
+		keyEnd := r.pos
 		if err := r.expect(':', "':' after object key"); err != nil {
 			return err
 		}
-		if err := member(key); err != nil {
+		if err := member(keyStart, keyEnd); err != nil {
 			return err
 		}
 		r.skipSpace()
@@ -207,6 +242,58 @@ func (r *jsonReader) object(member func(key string) error) error {
 		r.depth--
 		return nil
 	}
+}
+
+// object reads an object whose keys matter, calling member for each key
+// with the key's offset and the reader positioned at the value, which member
+// must consume. A key given twice is an error wrapping [ErrDuplicateKey];
+// prefix is the object's path ("sla." inside a goal, "" at the top).
+func (r *jsonReader) object(prefix string, member func(key string, keyAt int) error) error {
+	var seen []string           // most objects read this way have a handful of keys,
+	var seenSet map[string]bool // but a candidate's metrics may have many
+	return r.members(func(keyStart, keyEnd int) error {
+		key := r.keyString(keyStart, keyEnd)
+		dup := seenSet[key]
+		if seenSet == nil {
+			dup = slices.Contains(seen, key)
+			if seen = append(seen, key); len(seen) > 16 {
+				seenSet = make(map[string]bool, 2*len(seen))
+				for _, k := range seen {
+					seenSet[k] = true
+				}
+			}
+		}
+		if dup {
+			return errorAt(ErrDuplicateKey, prefix+key, keyStart, "key %q given twice", key)
+		}
+		if seenSet != nil {
+			seenSet[key] = true
+		}
+		return member(key, keyStart)
+	})
+}
+
+// keyString decodes the string whose span, quotes included, is
+// data[start:end]; the span has passed strSpan.
+func (r *jsonReader) keyString(start, end int) string {
+	raw := r.data[start:end]
+	if !hasEscape(raw) && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	// The grammar is checked, so encoding/json only resolves escapes and
+	// replaces invalid UTF-8, as it would.
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func hasEscape(raw []byte) bool {
+	for _, c := range raw {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 // array reads an array, calling item for each element with the reader
@@ -249,18 +336,20 @@ func (r *jsonReader) enter() error {
 	return nil
 }
 
-// skip reads and discards one value of any kind.
+// skip checks that one value of any kind is well-formed and moves past it,
+// building nothing: no keys, no strings, no numbers. What repeats inside a
+// skipped object is not checked; that is the business of whoever reads it.
 func (r *jsonReader) skip() error {
 	switch r.peek() {
 	case kindObject:
-		return r.object(func(string) error { return r.skip() })
+		return r.members(func(int, int) error { return r.skip() })
 	case kindArray:
 		return r.array(func(int) error { return r.skip() })
 	case kindString:
-		_, err := r.str()
+		_, err := r.strSpan()
 		return err
 	case kindNumber:
-		_, err := r.number()
+		_, err := r.numberSpan()
 		return err
 	case kindBool:
 		if r.data[r.pos] == 't' {
@@ -276,50 +365,48 @@ func (r *jsonReader) skip() error {
 // str reads a string value.
 func (r *jsonReader) str() (string, error) {
 	start := r.pos
-	if err := r.expect('"', "a string"); err != nil {
+	if _, err := r.strSpan(); err != nil {
 		return "", err
 	}
-	escaped := false
+	return r.keyString(start, r.pos), nil
+}
+
+// strSpan checks the string at the position and moves past it, reporting
+// whether it holds an escape.
+func (r *jsonReader) strSpan() (escaped bool, err error) {
+	if err := r.expect('"', "a string"); err != nil {
+		return false, err
+	}
 	for r.pos < len(r.data) {
 		c := r.data[r.pos]
 		switch {
 		case c == '"':
 			r.pos++
-			raw := r.data[start:r.pos]
-			if !escaped && utf8.Valid(raw) {
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			// The grammar is already checked, so encoding/json only
-			// resolves escapes and replaces invalid UTF-8, as it would.
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", r.errorf(start, "invalid string: %v", err)
-			}
-			return s, nil
+			return escaped, nil
 		case c == '\\':
 			escaped = true
 			if r.pos+1 >= len(r.data) {
 				r.pos = len(r.data)
-				return "", r.errorf(r.pos, "unterminated string")
+				return false, r.errorf(r.pos, "unterminated string")
 			}
 			switch r.data[r.pos+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				r.pos += 2
 			case 'u':
 				if len(r.data)-r.pos < 6 || !isHex4(r.data[r.pos+2:r.pos+6]) {
-					return "", r.errorf(r.pos, "invalid \\u escape in string")
+					return false, r.errorf(r.pos, "invalid \\u escape in string")
 				}
 				r.pos += 6
 			default:
-				return "", r.errorf(r.pos, "invalid escape in string")
+				return false, r.errorf(r.pos, "invalid escape in string")
 			}
 		case c < 0x20:
-			return "", r.errorf(r.pos, "control character 0x%02x in string", c)
+			return false, r.errorf(r.pos, "control character 0x%02x in string", c)
 		default:
 			r.pos++
 		}
 	}
-	return "", r.errorf(r.pos, "unterminated string")
+	return false, r.errorf(r.pos, "unterminated string")
 }
 
 func isHex4(b []byte) bool {
@@ -331,20 +418,20 @@ func isHex4(b []byte) bool {
 	return true
 }
 
-// number reads a JSON number, or with nonFinite also NaN, Infinity and
-// -Infinity. A number too large for a float64 is an error rather than a
-// silent infinity.
-func (r *jsonReader) number() (float64, error) {
+// numberSpan checks the number at the position (with nonFinite, also one of
+// the bare non-finite tokens) and moves past it, returning its start. Only
+// JSON's grammar is accepted: no '+', no hex, no '_', no leading zeros.
+func (r *jsonReader) numberSpan() (start int, err error) {
 	r.skipSpace()
-	start := r.pos
+	start = r.pos
 	if r.nonFinite {
-		for _, lit := range [...]struct {
-			word string
-			v    float64
-		}{{"NaN", nan}, {"Infinity", inf}, {"-Infinity", -inf}} {
-			if len(r.data)-r.pos >= len(lit.word) && string(r.data[r.pos:r.pos+len(lit.word)]) == lit.word {
-				r.pos += len(lit.word)
-				return lit.v, nil
+		for _, tok := range nonFiniteTokens {
+			if len(r.data)-r.pos >= len(tok.name) && string(r.data[r.pos:r.pos+len(tok.name)]) == tok.name {
+				r.pos += len(tok.name)
+				if r.marks != nil {
+					*r.marks = append(*r.marks, start)
+				}
+				return start, nil
 			}
 		}
 	}
@@ -355,12 +442,12 @@ func (r *jsonReader) number() (float64, error) {
 	case r.pos < len(r.data) && r.data[r.pos] == '0':
 		r.pos++
 	case r.digits() == 0:
-		return 0, r.errorf(r.pos, "invalid number: expected a digit, found %s", r.describe())
+		return start, r.errorf(r.pos, "invalid number: expected a digit, found %s", r.describe())
 	}
 	if r.pos < len(r.data) && r.data[r.pos] == '.' {
 		r.pos++
 		if r.digits() == 0 {
-			return 0, r.errorf(r.pos, "invalid number: expected a digit after '.', found %s", r.describe())
+			return start, r.errorf(r.pos, "invalid number: expected a digit after '.', found %s", r.describe())
 		}
 	}
 	if r.pos < len(r.data) && (r.data[r.pos] == 'e' || r.data[r.pos] == 'E') {
@@ -369,20 +456,60 @@ func (r *jsonReader) number() (float64, error) {
 			r.pos++
 		}
 		if r.digits() == 0 {
-			return 0, r.errorf(r.pos, "invalid number: expected an exponent digit, found %s", r.describe())
+			return start, r.errorf(r.pos, "invalid number: expected an exponent digit, found %s", r.describe())
 		}
 	}
-	text := string(r.data[start:r.pos])
-	v, err := strconv.ParseFloat(text, 64)
+	return start, nil
+}
+
+// number reads a JSON number, or with nonFinite also NaN, Infinity and
+// -Infinity. A number too large for a float64 is an error rather than a
+// silent infinity; one too small for it rounds to 0, as strconv does.
+func (r *jsonReader) number() (float64, error) {
+	start, err := r.numberSpan()
 	if err != nil {
-		if errors.Is(err, strconv.ErrRange) && (v > 1 || v < -1) {
-			return 0, r.errorf(start, "number %s is out of the float64 range", text)
-		}
-		if !errors.Is(err, strconv.ErrRange) {
-			return 0, r.errorf(start, "invalid number %s", text)
-		}
+		return 0, err
+	}
+	text := r.data[start:r.pos]
+	if v, ok := nonFiniteValue(text); ok {
+		return v, nil
+	}
+	v, err := strconv.ParseFloat(string(text), 64)
+	if err != nil && math.IsInf(v, 0) {
+		return 0, r.errorf(start, "number %s is out of the float64 range", text)
 	}
 	return v, nil
+}
+
+// float reads a float where the schema wants one: a number, or one of the
+// strings "NaN", "Infinity" and "-Infinity" (see [NormalizeJSON]). Any
+// other kind is an error wrapping sentinel at path.
+func (r *jsonReader) float(sentinel error, path string) (float64, error) {
+	switch k := r.peek(); k {
+	case kindNumber:
+		return r.number()
+	case kindString:
+		start := r.pos
+		escaped, err := r.strSpan()
+		if err != nil {
+			return 0, err
+		}
+		var v float64
+		ok := false
+		if !escaped {
+			v, ok = nonFiniteValue(r.data[start+1 : r.pos-1])
+		} else {
+			v, ok = nonFiniteValue([]byte(r.keyString(start, r.pos)))
+		}
+		if !ok {
+			return 0, errorAt(sentinel, path, start, "is the string %s, want a number or one of \"NaN\", \"Infinity\", \"-Infinity\"", r.data[start:r.pos])
+		}
+		return v, nil
+	case kindInvalid:
+		return 0, r.skip() // the syntax error, with its offset
+	default:
+		return 0, errorAt(sentinel, path, r.pos, "is %s, want a number", k)
+	}
 }
 
 func (r *jsonReader) digits() int {
@@ -392,4 +519,62 @@ func (r *jsonReader) digits() int {
 		n++
 	}
 	return n
+}
+
+// parseJSONInt parses text, which must be a JSON number, as an exact
+// non-negative int. A number with a fraction part or exponent is accepted
+// when its value is an integer ("4.0", "4e0", "40e-1" are 4), since a JSON
+// producer may write any of them for the same number; the digits are
+// examined, never rounded through a float64, so "9007199254740993" stays
+// odd. why says what is wrong when ok is false.
+func parseJSONInt(text string) (n int, why string) {
+	r := jsonReader{data: []byte(text)}
+	if _, err := r.numberSpan(); err != nil || r.pos != len(text) {
+		return 0, "not a JSON number"
+	}
+	neg := text[0] == '-'
+	if neg {
+		text = text[1:]
+	}
+	mant, exp := text, 0
+	if i := strings.IndexAny(mant, "eE"); i >= 0 {
+		e, err := strconv.Atoi(mant[i+1:])
+		if err != nil { // an exponent beyond int: 0 or far too large
+			e = math.MaxInt32
+			if mant[i+1] == '-' {
+				e = math.MinInt32
+			}
+		}
+		mant, exp = mant[:i], e
+	}
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		frac := mant[i+1:]
+		mant = mant[:i] + frac
+		exp -= len(frac)
+	}
+	// mant × 10^exp with mant a digit string: drop leading zeros, then move
+	// trailing zeros into the exponent.
+	for len(mant) > 1 && mant[0] == '0' {
+		mant = mant[1:]
+	}
+	if mant == "0" {
+		return 0, ""
+	}
+	for mant[len(mant)-1] == '0' {
+		mant = mant[:len(mant)-1]
+		exp++
+	}
+	switch {
+	case exp < 0:
+		return 0, "has a fraction"
+	case neg:
+		return 0, "negative"
+	case len(mant)+exp > 19:
+		return 0, "too large for an int"
+	}
+	v, err := strconv.ParseInt(mant+"0000000000000000000"[:exp], 10, 0)
+	if err != nil {
+		return 0, "too large for an int"
+	}
+	return int(v), ""
 }

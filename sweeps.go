@@ -6,9 +6,11 @@ import (
 	"slices"
 )
 
-// front2 is the two-column front. Within a run of equal first keys only the
-// rows holding the run's least second key can survive; they do when that key
-// beats every second key of a strictly better first key.
+// front2 is the two-column front, the planar case of Kung, Luccio and
+// Preparata (JACM 1975): one sweep after the sort. Within a run of equal
+// first keys only the rows holding the run's least second key can survive;
+// they do when that key beats every second key of a strictly better first
+// key.
 //
 // A record's payload packs the row into its low bits and as much of the
 // second key as fits above them, so the sweep reads the records in order and
@@ -118,10 +120,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 	}
 	for i := 0; i < m; {
 		k0 := sorted[i].key
-		j := i + 1
-		for j < m && sorted[j].key == k0 {
-			j++
-		}
+		j := keyRunEnd(sorted, i)
 		if j == i+1 { // the common case: no tie in the first key
 			if a := sorted[i].aux; !seen || less(a, best) {
 				keep(k0, a)
@@ -160,10 +159,7 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 	}
 	sorted, spare = sortRecs(recs[:m], recs[m:], t)
 	for i := 0; i < m; {
-		j := i + 1
-		for j < m && sorted[j].key == sorted[i].key {
-			j++
-		}
+		j := keyRunEnd(sorted, i)
 		if j-i > 1 {
 			slices.SortFunc(sorted[i:j], func(a, b ndRec) int {
 				x, y := int(a.aux), int(b.aux)
@@ -175,11 +171,14 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 	return sorted, spare
 }
 
-// front3 is the three-column sweep in lexicographic order. Everything swept
-// before a row is lexicographically smaller, so an earlier distinct row with
-// second and third keys no worse dominates it. The staircase of those pairs is
-// a Fenwick tree over the dense ranks of the second key holding prefix minima
-// of the third: O(log n) to ask and to insert, with no rebalancing.
+// front3 is the three-column maxima algorithm of H. T. Kung, F. Luccio and
+// F. P. Preparata ("On finding the maxima of a set of vectors", JACM 22(4),
+// 1975), O(n log n): a sweep in lexicographic order. Everything swept
+// before a row is lexicographically smaller, so an earlier distinct row
+// with second and third keys no worse dominates it. The staircase of those
+// pairs is a Fenwick tree over the dense ranks of the second key holding
+// prefix minima of the third: O(log n) to ask and to insert, with no
+// rebalancing.
 //
 // It returns the key rows in lexicographic order (see lexSort) and keep,
 // which marks, by key row, the rows on the front.

@@ -1,7 +1,6 @@
 package spica
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -10,8 +9,14 @@ import (
 // its zero value is [TargetThroughput], which makes the zero
 // [OptimizationGoal] the default goal. Its text form (see [Targets] and
 // [OptimizationTarget.String]) is what JSON, YAML and flag libraries read and
-// write through [encoding.TextMarshaler] and [encoding.TextUnmarshaler].
-type OptimizationTarget uint8
+// write through [encoding.TextMarshaler], [encoding.TextAppender] and
+// [encoding.TextUnmarshaler]: it works with [flag.TextVar], as a JSON map key,
+// and in both of slog's handlers.
+//
+// Its base type is int, as that of [log/slog.Level] and [time.Month] is: with
+// a byte-sized base, reflection would see a []OptimizationTarget as a []byte,
+// and slog's text handler would print it as a quoted byte string.
+type OptimizationTarget int
 
 // The targets, in their canonical order.
 const (
@@ -89,7 +94,7 @@ func Targets() []OptimizationTarget {
 }
 
 // IsValid reports whether t is one of the seven known targets.
-func (t OptimizationTarget) IsValid() bool { return int(t) < len(targetTable) }
+func (t OptimizationTarget) IsValid() bool { return t >= 0 && int(t) < len(targetTable) }
 
 // String returns the text form of t, such as "throughput_per_gpu". A value
 // outside the known targets prints as OptimizationTarget(N).
@@ -109,25 +114,33 @@ func ParseOptimizationTarget(s string) (OptimizationTarget, error) {
 			return OptimizationTarget(i), nil
 		}
 	}
-	return 0, unknownTargetName(s)
+	return 0, unknownTargetName("", s)
 }
 
-func unknownTargetName(s string) error {
-	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownTarget, s, validTargetNames)
+// unknownTargetName is the error for the name s at path.
+func unknownTargetName(path, s string) *Error {
+	return errorf(ErrUnknownTarget, path, "unknown target %q (valid: %s)", s, validTargetNames)
 }
 
-func unknownTargetValue(t OptimizationTarget) error {
-	return fmt.Errorf("%w %s (valid: %s)", ErrUnknownTarget, t, validTargetNames)
+// unknownTargetValue is the error for the out-of-range value t at path.
+func unknownTargetValue(path string, t OptimizationTarget) *Error {
+	return errorf(ErrUnknownTarget, path, "unknown target %s (valid: %s)", t, validTargetNames)
 }
 
 // MarshalText implements [encoding.TextMarshaler]. It fails with
 // [ErrUnknownTarget] for a value outside the known targets, so an invalid
 // target is never written where it could not be read back.
 func (t OptimizationTarget) MarshalText() ([]byte, error) {
+	return t.AppendText(nil)
+}
+
+// AppendText implements [encoding.TextAppender]: it appends the text form
+// of t to b, with the rules of [OptimizationTarget.MarshalText].
+func (t OptimizationTarget) AppendText(b []byte) ([]byte, error) {
 	if !t.IsValid() {
-		return nil, unknownTargetValue(t)
+		return b, unknownTargetValue("", t)
 	}
-	return []byte(targetTable[t].name), nil
+	return append(b, targetTable[t].name...), nil
 }
 
 // UnmarshalText implements [encoding.TextUnmarshaler] with the rules of
@@ -146,7 +159,7 @@ func (t *OptimizationTarget) UnmarshalText(text []byte) error {
 // [TargetPareto] and with [ErrUnknownTarget] for an out-of-range value.
 func (t OptimizationTarget) Maximize() (bool, error) {
 	if !t.IsValid() {
-		return false, unknownTargetValue(t)
+		return false, unknownTargetValue("", t)
 	}
 	switch targetTable[t].dir {
 	case dirMaximize:
@@ -154,7 +167,7 @@ func (t OptimizationTarget) Maximize() (bool, error) {
 	case dirMinimize:
 		return false, nil
 	}
-	return false, fmt.Errorf("%w: %s optimizes one direction per objective", ErrNoScalarDirection, t)
+	return false, errorf(ErrNoScalarDirection, "", "%s optimizes one direction per objective", t)
 }
 
 // maximized is Maximize for a target already known to be valid and scalar,

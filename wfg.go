@@ -5,7 +5,11 @@ import (
 	"slices"
 )
 
-// wfg is the hypervolume of finite, positive extents in dims ≥ 4 columns.
+// wfg is the hypervolume of finite, positive extents in dims ≥ 4 columns,
+// by WFG: L. While, L. Bradstreet and L. Barone, "A fast way of calculating
+// exact hypervolumes", IEEE TEVC 16(1), 2012, with the three-column sweep as
+// its base case; exponential in dims in the worst case, about O(n² log n)
+// for four columns.
 // With the rows in increasing last extent c, the volume is the sum over rows
 // of c times the row's exclusive (dims−1)-volume against the rows after it,
 // and that exclusive volume is the row's own box minus the hypervolume of the

@@ -1,0 +1,55 @@
+package spica
+
+import (
+	"math"
+	"testing"
+)
+
+// TestHypervolumeContributionsRescaleOverflow pins shares whose gap or
+// partial product overflows although the share fits: they are finite, as
+// Hypervolume is, and a share beyond MaxFloat64 stays +Inf. Each value is
+// worked by hand from the extents.
+func TestHypervolumeContributionsRescaleOverflow(t *testing.T) {
+	const maxF = math.MaxFloat64
+	tests := []struct {
+		name     string
+		dims     int
+		values   []float64
+		maximize []bool
+		ref      []float64
+		want     []float64
+	}{
+		// Extents 1.5, MaxFloat64−1 and 0.5: the partial product 1.5·MaxFloat64
+		// overflows, the volume 0.75·MaxFloat64 does not.
+		{"a partial product overflows", 3, []float64{5e-324, maxF, -0.5}, []bool{true, true, false}, []float64{-1.5, 1, 0}, []float64{0.75 * maxF}},
+		// Extents 0.5, 0.5 and 2·MaxFloat64 (ref − x overflows): 0.5·MaxFloat64.
+		{"an extent overflows", 3, []float64{0.5, 0.5, -maxF}, []bool{false, false, false}, []float64{1, 1, maxF}, []float64{maxF / 2}},
+		// Row 0 spans x from −MaxFloat64 to MaxFloat64 (the gap overflows) at
+		// height 2^-10: 2·MaxFloat64·2^-10; row 1 is not beyond ref in x and
+		// adds nothing.
+		{"two columns, beside a row outside the box", 2, []float64{maxF, 0x1p-10, -maxF, 5}, []bool{true, true}, []float64{-maxF, 0}, []float64{maxF / 512, 0}},
+		// Row 1 lies inside row 0's box, so row 0 alone covers that box less
+		// row 1's: 2·MaxFloat64·2^-10 − MaxFloat64·2^-11 = 3·MaxFloat64/2048;
+		// row 1 adds nothing. No gap overflows (MaxFloat64 − 0 is the widest).
+		{"two columns, over a dominated row", 2, []float64{maxF, 0x1p-10, 0, 0x1p-11}, []bool{true, true}, []float64{-maxF, 0}, []float64{3 * (maxF / 2048), 0}},
+		// 2·MaxFloat64·1 does not fit: +Inf.
+		{"a share beyond MaxFloat64 stays infinite", 2, []float64{maxF, 1}, []bool{true, true}, []float64{-maxF, 0}, []float64{math.Inf(1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := HypervolumeContributions(tt.values, tt.dims, tt.maximize, tt.ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tt.want {
+				if d := math.Abs(got[i] - tt.want[i]); !(got[i] == tt.want[i] || d <= 1e-15*tt.want[i]) {
+					t.Errorf("share %d = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+			hv, _ := Hypervolume(tt.values, tt.dims, tt.maximize, tt.ref)
+			if len(tt.want) == 1 && got[0] != hv {
+				t.Errorf("share of the only front row = %v, want the volume %v", got[0], hv)
+			}
+		})
+	}
+}

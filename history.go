@@ -1,0 +1,702 @@
+package spica
+
+import (
+	"math"
+	"slices"
+)
+
+// HypervolumeHistory returns, for each i, the [Hypervolume] of rows 0..i of
+// an n×dims row-major matrix against the reference point ref: the
+// convergence curve of a search whose rows are in evaluation order, as
+// Optuna's plot_hypervolume_history draws it. The curve never decreases; each
+// entry equals a separate Hypervolume call on that prefix up to rounding
+// (within 1e-12 relative in the tests), and once a row with an infinite
+// extent inside the box arrives every later entry is +Inf.
+//
+// It is incremental: each row adds the volume it covers beyond the rows
+// before it. One column costs O(n); two cost O(n log n) in all (a staircase
+// over the rows' ranks in the first column, kept in a 64-ary bit tree).
+// With three columns a row is measured against its neighbours on the
+// current front, found in a k-d tree over all rows built once (all rows are
+// known in advance): about O(log n) per row plus its neighbours on the
+// fronts of search-like and of evenly spread data (1e5 rows of a sphere,
+// every one on the front, take about 40 to 50 Hypervolume calls; rows most
+// of which are dominated, under one), but O(n) per row in the worst case.
+// No O(n log n) bound is claimed for three columns: it would, integrated
+// over a fourth column, give an O(n log n) four-dimensional hypervolume,
+// better than any known (O(n²), Guerreiro and Fonseca, CCCG 2012;
+// O(n^(4/3) polylog n), Chan, FOCS 2013). With four or more columns a row
+// entering the front costs WFG's exclusive volume against it (see
+// [Hypervolume]).
+//
+// Errors are those of [Hypervolume]. An empty matrix gives an empty,
+// non-nil slice. values, maximize and ref are not modified.
+func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float64) ([]float64, error) {
+	n, err := checkHypervolume(values, dims, maximize, ref)
+	if err != nil {
+		return nil, err
+	}
+	var out []float64
+	if dims == 2 {
+		out = history2(values, n, maximize, ref)
+	} else {
+		out = historyPlain(values, n, dims, maximize, ref)
+	}
+	if n > 0 && math.IsInf(out[n-1], 1) {
+		// An infinite value, or an overflow that Hypervolume survives by
+		// rescaling: from the first +Inf on, measure again the way it does.
+		again := historyRescaled(values, n, dims, maximize, ref)
+		for i := range out {
+			if math.IsInf(out[i], 1) {
+				out[i] = again[i]
+				if i > 0 {
+					out[i] = max(out[i], out[i-1])
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// historyPlain is HypervolumeHistory for 1 or 3+ columns on the extents as
+// they come.
+func historyPlain(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	out := make([]float64, n)
+	pts, rows := extents(values, n, dims, maximize, ref)
+	// A row with an infinite extent makes every later volume +Inf, so only
+	// the rows before the first one are measured.
+	m := len(rows)
+	for k := range rows {
+		if hasInf(pts[k*dims : (k+1)*dims]) {
+			m = k
+			break
+		}
+	}
+	var gain []float64
+	switch dims {
+	case 1:
+		gain = historyGains1(pts[:m])
+	case 3:
+		gain = historyGains3(pts[:3*m])
+	default:
+		gain = historyGainsMany(pts[:m*dims], dims)
+	}
+	total, k := 0.0, 0
+	for i := range out {
+		if k < len(rows) && rows[k] == i {
+			if k < m {
+				total += gain[k]
+			} else {
+				total = math.Inf(1)
+			}
+			k++
+		}
+		out[i] = total
+	}
+	return out
+}
+
+// historyRescaled is HypervolumeHistory once the plain computation reached
+// +Inf, the way [Hypervolume] recovers (see hvRescaled): an extent that
+// overflowed between two finite numbers is taken as twice the difference of
+// the halves, each column is scaled by the power of two that brings its
+// largest extent into [1/2, 1), exactly, and the curve of the scaled rows is
+// scaled back. A row inside the box with an infinite value on its good side
+// still makes the rest +Inf, and so does a volume beyond MaxFloat64; a
+// prefix whose scaled volume is under rows·2^-960, too small to trust, is
+// measured by Hypervolume on its own.
+func historyRescaled(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	pts := make([]float64, 0, len(values))
+	twice := make([]bool, 0, len(values))
+	top := make([]int, dims)
+	for j := range top {
+		top[j] = math.MinInt
+	}
+	var rows []int
+	infAt := n
+rows:
+	for i := range n {
+		start := len(pts)
+		for j, v := range values[i*dims : (i+1)*dims] {
+			hi, lo := ref[j], v
+			if maximize[j] {
+				hi, lo = v, ref[j]
+			}
+			e, x := hi-lo, false
+			if math.IsInf(e, 1) && !math.IsInf(v, 0) {
+				e, x = hi/2-lo/2, true
+			}
+			if !(e > 0) {
+				pts, twice = pts[:start], twice[:start]
+				continue rows
+			}
+			pts, twice = append(pts, e), append(twice, x)
+		}
+		if hasInf(pts[start:]) {
+			infAt = i
+			pts, twice = pts[:start], twice[:start]
+			break
+		}
+		rows = append(rows, i)
+		for j, e := range pts[start:] {
+			_, k := math.Frexp(e)
+			if twice[start+j] {
+				k++
+			}
+			top[j] = max(top[j], k)
+		}
+	}
+	scale := 0
+	if len(rows) > 0 {
+		for _, k := range top {
+			scale += k
+		}
+	}
+	for i, e := range pts {
+		k := -top[i%dims]
+		if twice[i] {
+			k++
+		}
+		pts[i] = math.Ldexp(e, k)
+	}
+	m := len(rows)
+	var curve []float64 // the scaled volume after each of the rows
+	switch dims {
+	case 2:
+		curve = history2(pts, m, []bool{true, true}, []float64{0, 0})
+	default:
+		up, zero := make([]bool, dims), make([]float64, dims)
+		for j := range up {
+			up[j] = true
+		}
+		curve = historyPlain(pts, m, dims, up, zero)
+	}
+	out := make([]float64, n)
+	prev, k := 0.0, 0
+	for i := range out {
+		if i >= infAt {
+			out[i] = math.Inf(1)
+			continue
+		}
+		if k < m && rows[k] == i {
+			v := curve[k]
+			k++
+			if v < math.Ldexp(float64(k), -960) {
+				// Scaled for rows still to come, the prefix lost its
+				// digits: measure it on its own (only data spanning more
+				// than 2^1000 in a column gets here).
+				v, _ = Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			} else {
+				v = math.Ldexp(v, scale)
+			}
+			prev = max(prev, v)
+		}
+		out[i] = prev
+	}
+	return out
+}
+
+func hasInf(p []float64) bool {
+	for _, e := range p {
+		if math.IsInf(e, 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// historyGains1 is the gain of each extent over the largest before it.
+func historyGains1(pts []float64) []float64 {
+	gain := make([]float64, len(pts))
+	top := 0.0
+	for k, e := range pts {
+		if e > top {
+			gain[k], top = e-top, e
+		}
+	}
+	return gain
+}
+
+// history2 is HypervolumeHistory for two columns. Each row adds the area
+// its box adds to the union of the boxes of the rows before it. The rows
+// are ranked by x once, offline, so the staircase of the rows seen so far
+// lives in a bit tree over the ranks: a covered row costs one neighbour
+// lookup, and an insertion walks only the steps it removes, each removed
+// once, so the whole pass is O(n log₆₄ n) after the radix sort.
+func history2(values []float64, n int, maximize []bool, ref []float64) []float64 {
+	out := make([]float64, n)
+	// A row covered by an earlier one adds nothing. The earlier row with
+	// the largest box, the knee of the front so far, covers most rows of
+	// search-like data, so they are dropped before the sort.
+	type step struct {
+		x, y float64
+		row  int
+	}
+	live := make([]step, 0, n)
+	infAt := n // the first row with an infinite extent in the box
+	kx, ky, kneeArea := 0.0, 0.0, 0.0
+	for i := range n {
+		x, y := ref[0]-values[2*i], ref[1]-values[2*i+1]
+		if maximize[0] {
+			x = values[2*i] - ref[0]
+		}
+		if maximize[1] {
+			y = values[2*i+1] - ref[1]
+		}
+		if !(x > 0 && y > 0) || kx >= x && ky >= y {
+			continue
+		}
+		if math.IsInf(x, 1) || math.IsInf(y, 1) {
+			infAt = i
+			break
+		}
+		live = append(live, step{x, y, i})
+		if a := x * y; a > kneeArea {
+			kx, ky, kneeArea = x, y, a
+		}
+	}
+	a := make([]ndRec, len(live))
+	for k, s := range live {
+		a[k] = ndRec{math.Float64bits(s.x), uint64(k)}
+	}
+	a = sortStable(a, nil)
+	// By rank, ties in x in order of arrival, so an earlier equal x is
+	// the rank just below.
+	rank := make([]int, len(live))
+	pt := make([]step, len(live))
+	for r, e := range a {
+		rank[e.aux] = r
+		pt[r] = live[e.aux]
+	}
+	set := newRankSet(len(live))
+	for k, s := range live {
+		r := rank[k]
+		p, q := set.prev(r), set.next(r)
+		if p >= 0 && pt[p].x >= s.x && pt[p].y >= s.y || q >= 0 && pt[q].y >= s.y {
+			continue // covered
+		}
+		// Right of the members left of s the union is as high as the
+		// first member right of it; s adds the strips above that height,
+		// walking left over the members it covers until one is higher.
+		h, right, gain := 0.0, s.x, 0.0
+		if q >= 0 {
+			h = pt[q].y
+		}
+		for ; p >= 0; p = set.prev(p) {
+			gain += (right - pt[p].x) * (s.y - h)
+			if pt[p].y > s.y {
+				break
+			}
+			set.remove(p)
+			h, right = pt[p].y, pt[p].x
+		}
+		if p < 0 {
+			gain += right * (s.y - h)
+		}
+		set.add(r)
+		out[s.row] = gain
+	}
+	total := 0.0
+	for i := range out {
+		if i >= infAt {
+			out[i] = math.Inf(1)
+			continue
+		}
+		total += out[i]
+		out[i] = total
+	}
+	return out
+}
+
+// historyGainsMany returns, for each row of a finite extent matrix with
+// dims ≥ 4 columns, the volume its box adds to the union of the boxes of the
+// rows before it: its box minus the hypervolume of the current front clipped
+// to it (WFG's exclusive volume). The front is kept as a list of rows; the
+// row that last covered a newcomer is swapped to its head, since on data
+// where most rows are dominated a few strong rows cover most newcomers.
+func historyGainsMany(pts []float64, dims int) []float64 {
+	m := len(pts) / dims
+	gain := make([]float64, m)
+	var front []int
+	var l limiter
+	for i := range m {
+		p := pts[i*dims : (i+1)*dims]
+		if j := coveringRow(pts, dims, front, p); j >= 0 {
+			front[0], front[j] = front[j], front[0]
+			continue
+		}
+		limited, _ := l.limit(p, pts, dims, front, -1)
+		g := product(p)
+		if len(limited) > 0 {
+			g -= hvFinite(limited, dims)
+		}
+		gain[i] = max(saturate(g), 0)
+		kept := front[:0]
+		for _, q := range front {
+			if !coveredBy(p, pts[q*dims:(q+1)*dims]) {
+				kept = append(kept, q)
+			}
+		}
+		front = append(kept, i)
+	}
+	return gain
+}
+
+// coveringRow returns the position in front of a row ≥ p in every column,
+// or -1.
+func coveringRow(pts []float64, dims int, front []int, p []float64) int {
+	for k, q := range front {
+		if coveredBy(pts[q*dims:(q+1)*dims], p) {
+			return k
+		}
+	}
+	return -1
+}
+
+// historyGains3 returns, for each row of a finite three-column extent
+// matrix, the volume its box adds to the union of the boxes of the rows
+// before it.
+//
+// A newcomer p's share is the integral over z in [0, z_p] of the part of its
+// rectangle [0,x_p]×[0,y_p] that the earlier rows reaching z leave
+// uncovered. Only the current front matters, and of it only the rows whose
+// box clipped to p's is not inside another's clipped box: p's neighbours,
+// few on any front. They are found in a k-d tree over all rows (all are
+// known in advance) in which the rows on the front are marked active: a
+// subtree is skipped when it holds no active row or when the clip of its
+// bounding box lies inside a clip already found. The clips, walked by
+// falling z, extend a staircase inside p's rectangle, and the share is the
+// free area integrated between their heights. A row that some clip equals
+// is covered and adds nothing; a row that enters the front deactivates the
+// rows it dominates. Without the pruning a row would cost O(f) for a front
+// of f rows; with it, about O(log n) plus its neighbours on fronts of
+// search-like and of evenly spread data, though no better bound than O(f)
+// holds in the worst case.
+func historyGains3(pts []float64) []float64 {
+	m := len(pts) / 3
+	gain := make([]float64, m)
+	// On search-like data most rows are dominated, and a few strong rows
+	// cover most of them: the knee so far (the earlier row with the
+	// largest box) and the last row found covering one are tried first,
+	// and rows they cover stay out of the tree.
+	covered := make([]bool, m)
+	var knee [3]float64
+	kneeVol := 0.0
+	for i := range m {
+		p := [3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}
+		if knee[0] >= p[0] && knee[1] >= p[1] && knee[2] >= p[2] {
+			covered[i] = true
+			continue
+		}
+		if v := p[0] * p[1] * p[2]; v > kneeVol {
+			knee, kneeVol = p, v
+		}
+	}
+	tree := newKDTree(pts, covered)
+	var st clipStairs
+	var last [3]float64
+	var clips [][3]float64
+	for i := range m {
+		if covered[i] {
+			continue
+		}
+		p := [3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}
+		if last[0] >= p[0] && last[1] >= p[1] && last[2] >= p[2] {
+			continue
+		}
+		var by [3]float64
+		var isCovered bool
+		clips, by, isCovered = tree.clips(p, clips[:0])
+		if isCovered {
+			last = by
+			continue
+		}
+		slices.SortFunc(clips, func(a, b [3]float64) int { return compareFloat(b[2], a[2]) })
+		st.reset(p[0], p[1])
+		vol, z := 0.0, p[2]
+		for _, c := range clips {
+			vol += st.free * (z - c[2])
+			z = c[2]
+			if st.add(c[0], c[1]) {
+				break
+			}
+		}
+		if !st.full {
+			vol += st.free * z
+		}
+		gain[i] = saturate(vol)
+		tree.deactivateUnder(p)
+		tree.activate(i)
+	}
+	return gain
+}
+
+// kdTree is a static k-d tree over the rows of a three-column extent
+// matrix, in which rows are switched on and off. Each node keeps the
+// largest and smallest coordinates of all its rows, active or not, and the
+// number of its active rows.
+type kdTree struct {
+	pts    []float64
+	nodes  []kdNode
+	order  []int // rows, leaf by leaf
+	active []bool
+	leaf   []int // row -> its leaf
+}
+
+type kdNode struct {
+	lo, hi      [3]float64
+	start, end  int // the rows order[start:end]
+	left, right int // children, -1 at a leaf
+	parent      int
+	count       int // active rows below
+}
+
+const kdLeafSize = 8
+
+// newKDTree builds the tree over the rows not skipped, splitting each node
+// at the median of its widest coordinate.
+func newKDTree(pts []float64, skip []bool) *kdTree {
+	m := len(pts) / 3
+	t := &kdTree{pts: pts, active: make([]bool, m), leaf: make([]int, m)}
+	for i := range m {
+		if !skip[i] {
+			t.order = append(t.order, i)
+		}
+	}
+	if len(t.order) > 0 {
+		t.build(0, len(t.order), -1)
+	}
+	return t
+}
+
+func (t *kdTree) build(start, end, parent int) int {
+	id := len(t.nodes)
+	n := kdNode{start: start, end: end, left: -1, right: -1, parent: parent}
+	for c := range 3 {
+		n.lo[c], n.hi[c] = math.Inf(1), math.Inf(-1)
+	}
+	for _, r := range t.order[start:end] {
+		for c := range 3 {
+			v := t.pts[3*r+c]
+			n.lo[c], n.hi[c] = min(n.lo[c], v), max(n.hi[c], v)
+		}
+	}
+	t.nodes = append(t.nodes, n)
+	if end-start <= kdLeafSize {
+		for _, r := range t.order[start:end] {
+			t.leaf[r] = id
+		}
+		return id
+	}
+	axis := 0
+	for c := 1; c < 3; c++ {
+		if n.hi[c]-n.lo[c] > n.hi[axis]-n.lo[axis] {
+			axis = c
+		}
+	}
+	mid := (start + end) / 2
+	selectNth(t.order[start:end], mid-start, func(r int) float64 { return t.pts[3*r+axis] })
+	left := t.build(start, mid, id)
+	right := t.build(mid, end, id)
+	t.nodes[id].left, t.nodes[id].right = left, right
+	return id
+}
+
+// selectNth reorders a so that a[k] holds the element of rank k by key,
+// smaller or equal keys before it and greater or equal after (Hoare's
+// quickselect with a median-of-three pivot, expected O(len(a))).
+func selectNth(a []int, k int, key func(int) float64) {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		x, y, z := key(a[lo]), key(a[mid]), key(a[hi])
+		pivot := max(min(x, y), min(max(x, y), z))
+		i, j := lo, hi
+		for i <= j {
+			for key(a[i]) < pivot {
+				i++
+			}
+			for key(a[j]) > pivot {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+func (t *kdTree) activate(r int) {
+	t.active[r] = true
+	for id := t.leaf[r]; id >= 0; id = t.nodes[id].parent {
+		t.nodes[id].count++
+	}
+}
+
+// deactivateUnder switches off the active rows ≤ p in every coordinate.
+func (t *kdTree) deactivateUnder(p [3]float64) {
+	if len(t.nodes) > 0 {
+		t.deactivate(0, p)
+	}
+}
+
+func (t *kdTree) deactivate(id int, p [3]float64) {
+	n := &t.nodes[id]
+	if n.count == 0 || n.lo[0] > p[0] || n.lo[1] > p[1] || n.lo[2] > p[2] {
+		return
+	}
+	if n.left < 0 {
+		for _, r := range t.order[n.start:n.end] {
+			q := t.pts[3*r : 3*r+3]
+			if t.active[r] && q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
+				t.active[r] = false
+				for up := id; up >= 0; up = t.nodes[up].parent {
+					t.nodes[up].count--
+				}
+			}
+		}
+		return
+	}
+	t.deactivate(n.left, p)
+	t.deactivate(n.right, p)
+}
+
+// clips appends to out the boxes of the active rows clipped to p's box,
+// min(p, q), leaving out those found inside another; covered reports that
+// an active row covers p, by being that row.
+func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [3]float64, covered bool) {
+	if len(t.nodes) == 0 {
+		return out, by, false
+	}
+	out, by, covered = t.search(0, p, out)
+	return out, by, covered
+}
+
+// inside reports whether some clip of out is ≥ c in every coordinate.
+func inside(out [][3]float64, c [3]float64) bool {
+	for _, f := range out {
+		if f[0] >= c[0] && f[1] >= c[1] && f[2] >= c[2] {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *kdTree) search(id int, p [3]float64, out [][3]float64) ([][3]float64, [3]float64, bool) {
+	n := &t.nodes[id]
+	if n.count == 0 {
+		return out, [3]float64{}, false
+	}
+	bound := [3]float64{min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])}
+	if inside(out, bound) {
+		return out, [3]float64{}, false
+	}
+	if n.left < 0 {
+		for _, r := range t.order[n.start:n.end] {
+			if !t.active[r] {
+				continue
+			}
+			q := [3]float64{t.pts[3*r], t.pts[3*r+1], t.pts[3*r+2]}
+			c := [3]float64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
+			if c == p {
+				return out, q, true
+			}
+			if inside(out, c) {
+				continue
+			}
+			out = slices.DeleteFunc(out, func(f [3]float64) bool { return c[0] >= f[0] && c[1] >= f[1] && c[2] >= f[2] })
+			out = append(out, c)
+		}
+		return out, [3]float64{}, false
+	}
+	// The child whose clipped bound is larger first: its clips prune more.
+	a, b := n.left, n.right
+	if clipVolume(p, t.nodes[b].hi) > clipVolume(p, t.nodes[a].hi) {
+		a, b = b, a
+	}
+	out, q, covered := t.search(a, p, out)
+	if covered {
+		return out, q, true
+	}
+	return t.search(b, p, out)
+}
+
+func clipVolume(p, hi [3]float64) float64 {
+	return min(p[0], hi[0]) * min(p[1], hi[1]) * min(p[2], hi[2])
+}
+
+// clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle
+// [0,w]×[0,h], as its staircase (x ascending, y descending), with the area
+// of the rectangle it leaves free.
+type clipStairs struct {
+	w, h, free float64
+	full       bool
+	x, y       []float64
+}
+
+func (s *clipStairs) reset(w, h float64) {
+	s.w, s.h, s.free, s.full = w, h, w*h, false
+	s.x, s.y = s.x[:0], s.y[:0]
+}
+
+// add puts the box [0,a]×[0,b] into the union, clipped to the rectangle,
+// and reports whether the rectangle is now covered.
+func (s *clipStairs) add(a, b float64) bool {
+	a, b = min(a, s.w), min(b, s.h)
+	if a == s.w && b == s.h {
+		s.full, s.free = true, 0
+		return true
+	}
+	// Most clipped boxes reach an edge of the rectangle, where the first
+	// or the last step decides them at once.
+	if n := len(s.x); n > 0 && (b == s.h && s.y[0] == s.h && a <= s.x[0] || a == s.w && s.x[n-1] == s.w && b <= s.y[n-1]) {
+		return false
+	}
+	// The first step at or right of a is the highest there; if it reaches
+	// b the box adds nothing.
+	i, _ := slices.BinarySearch(s.x, a)
+	hRight := 0.0
+	if i < len(s.x) {
+		if s.y[i] >= b {
+			return false
+		}
+		hRight = s.y[i]
+	}
+	// Left of a the union's height is the next step's y; the box adds
+	// b minus that height until a step reaches b, and the steps it passes
+	// are under the box.
+	j := i - 1
+	for j >= 0 && s.y[j] < b {
+		j--
+	}
+	gain := 0.0
+	right, h := a, hRight
+	for q := i - 1; q > j; q-- {
+		gain += (right - s.x[q]) * (b - h)
+		right, h = s.x[q], s.y[q]
+	}
+	xl := 0.0
+	if j >= 0 {
+		xl = s.x[j]
+	}
+	gain += (right - xl) * (b - h)
+	// Replace the passed steps, and a step at exactly a, by (a, b).
+	end := i
+	if i < len(s.x) && s.x[i] == a {
+		end = i + 1
+	}
+	s.x = slices.Replace(s.x, j+1, end, a)
+	s.y = slices.Replace(s.y, j+1, end, b)
+	s.free = max(s.free-gain, 0)
+	return false
+}

@@ -1,0 +1,326 @@
+package spica
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// within12 reports whether a and b agree within 1e-12 relative, infinities
+// exactly.
+func within12(a, b float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
+		return a == b
+	}
+	return math.Abs(a-b) <= 1e-12*max(math.Abs(a), math.Abs(b))
+}
+
+// identicalFloats reports whether a and b hold the same bits, so a NaN
+// equals itself and -0.0 differs from 0.0.
+func identicalFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}
+
+func TestHypervolumeHistoryByHand(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		want     []float64
+	}{{
+		// Extents from ref (4,4): (3,1) area 3; (1,3) adds 3 minus the 1×1
+		// overlap; (2,2) adds the square [1,2]×[1,2]; (5,0) lies outside
+		// in column 0; a copy of (2,2) adds nothing.
+		name:     "two minimized columns",
+		values:   []float64{1, 3, 3, 1, 2, 2, 5, 0, 2, 2},
+		maximize: []bool{false, false},
+		ref:      []float64{4, 4},
+		want:     []float64{3, 5, 6, 6, 6},
+	}, {
+		// Extents from ref (2,2,2): (1,1,1) is 1; (2,1,1) doubles it;
+		// (1,2,1) adds a unit cube; (2,2,2) fills the whole box, 8.
+		name:     "three minimized columns",
+		values:   []float64{1, 1, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0},
+		maximize: []bool{false, false, false},
+		ref:      []float64{2, 2, 2},
+		want:     []float64{1, 2, 3, 8},
+	}, {
+		name:     "one maximized column is the running best above ref",
+		values:   []float64{1, 3, 2, math.NaN(), 5, -1},
+		maximize: []bool{true},
+		ref:      []float64{0},
+		want:     []float64{1, 3, 3, 3, 5, 5},
+	}, {
+		// Maximized (10,20) from ref (0,0) covers 200; (20,10) adds the
+		// 10×10 beside it; the row below ref in column 1 adds nothing.
+		name:     "two maximized columns",
+		values:   []float64{10, 20, 20, 10, 30, -1},
+		maximize: []bool{true, true},
+		ref:      []float64{0, 0},
+		want:     []float64{200, 300, 300},
+	}, {
+		name:     "an infinite extent makes the rest +Inf",
+		values:   []float64{1, 1, math.Inf(-1), 1, 0, 0},
+		maximize: []bool{false, false},
+		ref:      []float64{2, 2},
+		want:     []float64{1, inf, inf},
+	}, {
+		name:     "an infinite row outside the box changes nothing",
+		values:   []float64{1, 1, 1, math.Inf(-1), 1, 3, 0, 0, 0},
+		maximize: []bool{false, false, false},
+		ref:      []float64{2, 2, 2},
+		want:     []float64{1, 1, 8},
+	}, {
+		name:     "empty",
+		values:   []float64{},
+		maximize: []bool{false, true, false},
+		ref:      []float64{0, 0, 0},
+		want:     []float64{},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := HypervolumeHistory(tt.values, len(tt.maximize), tt.maximize, tt.ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("HypervolumeHistory (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHypervolumeHistoryRejectsBadInput(t *testing.T) {
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		path     string
+	}{
+		{"ragged matrix", []float64{1, 2, 3}, []bool{false, false}, []float64{4, 4}, "values"},
+		{"directions of the wrong length", []float64{1, 2}, []bool{false}, []float64{4, 4}, "maximize"},
+		{"short ref", []float64{1, 2}, []bool{false, false}, []float64{4}, "ref"},
+		{"infinite ref", []float64{1, 2}, []bool{false, false}, []float64{math.Inf(1), 4}, "ref[0]"},
+	}
+	for _, tt := range tests {
+		_, err := HypervolumeHistory(tt.values, 2, tt.maximize, tt.ref)
+		var e *Error
+		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
+			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
+		}
+	}
+}
+
+// TestHypervolumeHistoryMatchesPrefixVolumes compares the curve with one
+// Hypervolume call per prefix.
+func TestHypervolumeHistoryMatchesPrefixVolumes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 4).Draw(t, "dims")
+		n := rapid.IntRange(0, 30).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		ref := make([]float64, dims)
+		for j := range ref {
+			ref[j] = 1
+			if maximize[j] {
+				ref[j] = 0
+			}
+		}
+		values := make([]float64, n*dims)
+		special := []float64{0, 0.5, 1, math.NaN(), math.Copysign(0, -1), 2}
+		// On a grid of quarters rows tie in every column, which the
+		// staircases must handle; the volumes stay exact.
+		grid := rapid.Bool().Draw(t, "grid")
+		for i := range values {
+			if grid {
+				values[i] = float64(rapid.IntRange(-1, 5).Draw(t, "q")) / 4
+			} else if rapid.IntRange(0, 9).Draw(t, "kind") == 0 {
+				values[i] = rapid.SampledFrom(special).Draw(t, "special")
+			} else {
+				values[i] = rapid.Float64Range(-0.1, 1.1).Draw(t, "v")
+			}
+		}
+		if n > 0 && rapid.IntRange(0, 9).Draw(t, "inf") == 0 {
+			values[rapid.IntRange(0, len(values)-1).Draw(t, "at")] = math.Inf(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
+		}
+		before := slices.Clone(values)
+		got, err := HypervolumeHistory(values, dims, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !identicalFloats(values, before) {
+			t.Fatal("values modified")
+		}
+		if len(got) != n {
+			t.Fatalf("len = %d, want %d", len(got), n)
+		}
+		for i := range n {
+			want, err := Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !within12(got[i], want) {
+				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
+			}
+			if i > 0 && got[i] < got[i-1] {
+				t.Fatalf("history[%d] = %v < history[%d] = %v", i, got[i], i-1, got[i-1])
+			}
+		}
+	})
+}
+
+func TestHypervolumeHistoryLargeInputs(t *testing.T) {
+	for _, c := range []struct {
+		shape string
+		d, n  int
+	}{{"line", 2, 3000}, {"uniform", 2, 3000}, {"uniform", 3, 3000}, {"sphere", 3, 400}, {"uniform", 4, 500}} {
+		values := benchMatrix(c.shape, c.n, c.d)
+		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
+		got, err := HypervolumeHistory(values, c.d, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, c.n / 3, c.n - 1} {
+			want, _ := Hypervolume(values[:(i+1)*c.d], c.d, maximize, ref)
+			if !within12(got[i], want) {
+				t.Errorf("%s d=%d: history[%d] = %v, want %v", c.shape, c.d, i, got[i], want)
+			}
+		}
+	}
+}
+
+// BenchmarkHypervolumeHistory times the curve beside one Hypervolume of the
+// same rows (minimized, reference point 1 in every column): on "line" and
+// "sphere" every row is on the front, on "uniform" most rows are dominated
+// by earlier ones, as in a search.
+func BenchmarkHypervolumeHistory(b *testing.B) {
+	for _, c := range []struct {
+		shape string
+		d, n  int
+	}{{"line", 2, 1e5}, {"uniform", 2, 1e5}, {"uniform", 3, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}} {
+		values := benchMatrix(c.shape, c.n, c.d)
+		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
+		name := fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.d, int(math.Round(math.Log10(float64(c.n)))))
+		b.Run(name+"/f=history", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := HypervolumeHistory(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/f=hypervolume", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// The two calls alternate within each iteration, so that the
+		// ratio holds on a machine whose load drifts.
+		b.Run(name+"/f=ratio", func(b *testing.B) {
+			var hist, hv time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := HypervolumeHistory(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
+					b.Fatal(err)
+				}
+				hist, hv = hist+t1.Sub(t0), hv+time.Since(t1)
+			}
+			b.ReportMetric(float64(hist)/float64(hv), "history/hypervolume")
+		})
+	}
+}
+
+// TestHypervolumeHistoryThreeColumnsAtScale runs the three-column kernel on
+// enough rows that its k-d tree has many levels, on tied grid values and on
+// points of a sphere (every row on the front), against Hypervolume of the
+// prefixes.
+func TestHypervolumeHistoryThreeColumnsAtScale(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(20, 300).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
+		kind := rapid.SampledFrom([]string{"grid", "sphere", "uniform"}).Draw(t, "kind")
+		values := make([]float64, 3*n)
+		for i := range n {
+			row := values[3*i : 3*i+3]
+			switch kind {
+			case "grid":
+				for c := range row {
+					row[c] = float64(rapid.IntRange(0, 6).Draw(t, "g"))
+				}
+			case "uniform":
+				for c := range row {
+					row[c] = rapid.Float64Range(0, 1).Draw(t, "u")
+				}
+			case "sphere":
+				a := rapid.Float64Range(0, math.Pi/2).Draw(t, "a")
+				b := rapid.Float64Range(0, math.Pi/2).Draw(t, "b")
+				row[0], row[1], row[2] = math.Cos(a)*math.Cos(b), math.Sin(a)*math.Cos(b), math.Sin(b)
+			}
+		}
+		ref := make([]float64, 3)
+		for c := range ref {
+			ref[c] = 7
+			if maximize[c] {
+				ref[c] = -1
+			}
+		}
+		got, err := HypervolumeHistory(values, 3, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i += 1 + i/8 {
+			want, _ := Hypervolume(values[:3*(i+1)], 3, maximize, ref)
+			if !within12(got[i], want) {
+				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
+			}
+		}
+		if want, _ := Hypervolume(values, 3, maximize, ref); !within12(got[n-1], want) {
+			t.Fatalf("history[%d] = %v, Hypervolume = %v", n-1, got[n-1], want)
+		}
+	})
+}
+
+// TestHypervolumeHistoryOverflow draws values near ±MaxFloat64, where
+// extents and partial products overflow although volumes may fit, as
+// Hypervolume measures them by rescaling; the curve must follow.
+func TestHypervolumeHistoryOverflow(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 3).Draw(t, "dims")
+		n := rapid.IntRange(1, 12).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		pool := []float64{-math.MaxFloat64, math.MaxFloat64, -1e200, 1e200, 1e-300, 0.5, -0.5, 1, math.Inf(1), math.Inf(-1)}
+		values := make([]float64, n*dims)
+		for i := range values {
+			values[i] = rapid.SampledFrom(pool).Draw(t, "v")
+		}
+		ref := make([]float64, dims)
+		for j := range ref {
+			ref[j] = rapid.SampledFrom([]float64{-math.MaxFloat64, math.MaxFloat64, 0, 1e200, -1e200}).Draw(t, "ref")
+		}
+		got, err := HypervolumeHistory(values, dims, maximize, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			want, _ := Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			if !within12(got[i], want) {
+				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,96 @@
+package spica
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// On hvInput's matrices every coordinate is a multiple of 1/2 and small, so
+// every sum and product the kernels form is exact: the properties below can
+// ask for equal floats, not close ones.
+
+func TestHypervolumeOfTheFrontIsTheVolume(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		values, dims, maximize, ref := hvInput(t, 5, 12, true)
+		front, err := NonDominated(values, dims, maximize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []float64
+		for _, i := range front {
+			rows = append(rows, values[i*dims:(i+1)*dims]...)
+		}
+		all, _ := Hypervolume(values, dims, maximize, ref)
+		nd, _ := Hypervolume(rows, dims, maximize, ref)
+		if all != nd {
+			t.Fatalf("HV(all rows) = %v, HV(non-dominated rows %v) = %v", all, front, nd)
+		}
+	})
+}
+
+func TestHypervolumeIgnoresADominatedRow(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		values, dims, maximize, ref := hvInput(t, 5, 10, true)
+		n := len(values) / dims
+		if n == 0 {
+			return
+		}
+		r := rapid.IntRange(0, n-1).Draw(t, "dominator")
+		worse := make([]float64, dims)
+		strict := rapid.IntRange(0, dims-1).Draw(t, "strict column")
+		for j := range dims {
+			step := float64(rapid.IntRange(0, 3).Draw(t, "step")) / 2
+			if j == strict {
+				step++
+			}
+			if maximize[j] {
+				step = -step
+			}
+			worse[j] = values[r*dims+j] + step // NaN and ±Inf stay as they are
+		}
+		if !oracleDominates(values[r*dims:(r+1)*dims], worse, maximize) {
+			return // the dominator held a NaN or an infinity in the strict column
+		}
+		at := rapid.IntRange(0, n).Draw(t, "at")
+		more := append(append(append([]float64{}, values[:at*dims]...), worse...), values[at*dims:]...)
+		before, _ := Hypervolume(values, dims, maximize, ref)
+		after, _ := Hypervolume(more, dims, maximize, ref)
+		if before != after {
+			t.Fatalf("adding %v, dominated by row %d, changed the volume from %v to %v", worse, r, before, after)
+		}
+	})
+}
+
+// Scaling a column and its reference coordinate by 2^k scales every extent
+// in that column by 2^k, exactly, and every term of the volume and of each
+// share is linear in that column's extents.
+func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 5).Draw(t, "dims")
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		values := rapid.SliceOfN(rapid.Float64Range(-100, 100), n*dims, n*dims).Draw(t, "values")
+		ref := rapid.SliceOfN(rapid.Float64Range(-150, 150), dims, dims).Draw(t, "ref")
+		c := rapid.IntRange(0, dims-1).Draw(t, "column")
+		k := rapid.IntRange(-40, 40).Draw(t, "k")
+		scaled, sref := append([]float64{}, values...), append([]float64{}, ref...)
+		for i := c; i < len(scaled); i += dims {
+			scaled[i] = math.Ldexp(scaled[i], k)
+		}
+		sref[c] = math.Ldexp(sref[c], k)
+		v, _ := Hypervolume(values, dims, maximize, ref)
+		sv, _ := Hypervolume(scaled, dims, maximize, sref)
+		if math.Ldexp(v, k) != sv {
+			t.Fatalf("HV %v, with column %d scaled by 2^%d: %v, want %v", v, c, k, sv, math.Ldexp(v, k))
+		}
+		shares, _ := HypervolumeContributions(values, dims, maximize, ref)
+		scaledShares, _ := HypervolumeContributions(scaled, dims, maximize, sref)
+		for i, s := range shares {
+			if math.Ldexp(s, k) != scaledShares[i] {
+				t.Fatalf("row %d: share %v, with column %d scaled by 2^%d: %v", i, s, c, k, scaledShares[i])
+			}
+		}
+	})
+}

@@ -1,0 +1,478 @@
+package spica
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// svgSummary is what the tests read back from a picture.
+type svgSummary struct {
+	circles map[string]int // circles with a <title>, by the class of their group
+	titles  []string       // the text of every <title>
+	notes   []string       // the text of every note
+	texts   []string       // the text of every <text>
+}
+
+// readSVG parses a picture with encoding/xml, failing on malformed XML.
+func readSVG(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, data []byte) svgSummary {
+	t.Helper()
+	s := svgSummary{circles: map[string]int{}}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var stack []xml.StartElement
+	group, text := "", ""
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("malformed SVG: %v\n%s", err, data)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			stack = append(stack, tok)
+			switch tok.Name.Local {
+			case "title", "text":
+				text = ""
+			case "tspan":
+				if text != "" {
+					text += " " // the lines of a title
+				}
+			}
+			if tok.Name.Local == "g" {
+				group = attr(tok, "class")
+			}
+		case xml.CharData:
+			text += string(tok)
+		case xml.EndElement:
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch top.Name.Local {
+			case "g":
+				group = ""
+			case "title":
+				s.titles = append(s.titles, text)
+				if len(stack) > 0 && stack[len(stack)-1].Name.Local == "circle" {
+					s.circles[group]++
+				}
+			case "text":
+				s.texts = append(s.texts, text)
+				if attr(top, "class") == "note" {
+					s.notes = append(s.notes, text)
+				}
+			}
+		}
+	}
+	if len(stack) != 0 {
+		t.Fatalf("unclosed elements in SVG")
+	}
+	return s
+}
+
+// nonFiniteAttr finds a NaN or infinity in an attribute: a coordinate a
+// browser would drop.
+var nonFiniteAttr = regexp.MustCompile(`="[^"]*(NaN|Inf)`)
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func TestFrontSVGByHand(t *testing.T) {
+	nan := math.NaN()
+	cand := func(gpu, user float64) Candidate {
+		return Candidate{Objectives: map[string]float64{"throughput_per_gpu": gpu, "throughput_per_user": user}}
+	}
+	// (1500,45), (1200,80), (800,95) are the front; (1200,60) and (800,40)
+	// are dominated; (NaN,50) and (900,+Inf) cannot be drawn.
+	cands := []Candidate{cand(1200, 60), cand(1500, 45), cand(1200, 80), cand(800, 95), cand(800, 40),
+		cand(nan, 50), cand(900, math.Inf(1))}
+	var b bytes.Buffer
+	if err := FrontSVG(&b, cands, TargetThroughputPerUser, TargetThroughputPerGPU, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := readSVG(t, b.Bytes())
+	if diff := cmp.Diff(map[string]int{"front": 3, "dominated": 2}, s.circles); diff != "" {
+		t.Errorf("circles (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"2 of 7 candidates not drawn: a NaN or infinite value"}, s.notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	wantTitles := []string{
+		"candidate 0: throughput_per_user = 60 tok/s/user, throughput_per_gpu = 1200 tok/s/gpu",
+		"candidate 4: throughput_per_user = 40 tok/s/user, throughput_per_gpu = 800 tok/s/gpu",
+		"candidate 1: throughput_per_user = 45 tok/s/user, throughput_per_gpu = 1500 tok/s/gpu (Pareto front)",
+		"candidate 2: throughput_per_user = 80 tok/s/user, throughput_per_gpu = 1200 tok/s/gpu (Pareto front)",
+		"candidate 3: throughput_per_user = 95 tok/s/user, throughput_per_gpu = 800 tok/s/gpu (Pareto front)",
+	}
+	if diff := cmp.Diff(wantTitles, s.titles); diff != "" {
+		t.Errorf("tooltips (-want +got):\n%s", diff)
+	}
+	for _, want := range []string{
+		"throughput_per_user (tok/s/user, higher is better)",
+		"throughput_per_gpu (tok/s/gpu, higher is better)",
+		"Pareto front: throughput_per_gpu against throughput_per_user",
+		// x spans 40..95, padded by 2.75 each side, ticks every 10;
+		// y spans 800..1500, padded by 35, ticks every 100.
+		"40", "90", "800", "1500",
+	} {
+		if !strings.Contains("\x00"+strings.Join(s.texts, "\x00")+"\x00", "\x00"+want+"\x00") {
+			t.Errorf("no text %q in %q", want, s.texts)
+		}
+	}
+	for _, absent := range []string{"30", "100", "700", "1600"} {
+		for _, text := range s.texts {
+			if text == absent {
+				t.Errorf("tick %q outside the padded range", absent)
+			}
+		}
+	}
+}
+
+func TestPlotSize(t *testing.T) {
+	tests := []struct {
+		w, h         int
+		wantW, wantH string
+	}{
+		{0, 0, "720", "480"},
+		{1000, 0, "1000", "480"},
+		{-5, 600, "720", "600"},
+		{100, 100, "320", "200"},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := HistorySVG(&b, []float64{1, 2}, PlotOptions{Width: tt.w, Height: tt.h}); err != nil {
+			t.Fatal(err)
+		}
+		d := xml.NewDecoder(&b)
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "svg" {
+				if attr(e, "width") != tt.wantW || attr(e, "height") != tt.wantH {
+					t.Errorf("Width %d, Height %d: svg %s×%s, want %s×%s", tt.w, tt.h, attr(e, "width"), attr(e, "height"), tt.wantW, tt.wantH)
+				}
+				break
+			}
+		}
+	}
+}
+
+func TestFrontSVGRejectsBadInput(t *testing.T) {
+	cands := []Candidate{{Objectives: map[string]float64{"throughput": 1}}}
+	var b bytes.Buffer
+	if err := FrontSVG(&b, cands, TargetThroughput, TargetThroughput, PlotOptions{}); !errors.Is(err, ErrInvalidParetoObjectives) {
+		t.Errorf("x == y: err = %v, want ErrInvalidParetoObjectives", err)
+	}
+	if err := FrontSVG(&b, cands, TargetThroughput, TargetE2ELatency, PlotOptions{}); !errors.Is(err, ErrInvalidCandidate) {
+		t.Errorf("missing value: err = %v, want ErrInvalidCandidate", err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("wrote %d bytes before failing", b.Len())
+	}
+	wantErr := errors.New("disk full")
+	cands[0].Objectives["e2e_latency"] = 3
+	if err := FrontSVG(failingWriter{wantErr}, cands, TargetThroughput, TargetE2ELatency, PlotOptions{}); err != wantErr {
+		t.Errorf("failing writer: err = %v, want %v", err, wantErr)
+	}
+	if err := HistorySVG(failingWriter{wantErr}, []float64{1}, PlotOptions{}); err != wantErr {
+		t.Errorf("failing writer: err = %v, want %v", err, wantErr)
+	}
+}
+
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// TestFrontSVGCounts draws random pools, with NaN and infinite values, and
+// counts what a reader sees against ParetoFront of the drawable candidates.
+func TestFrontSVGCounts(t *testing.T) {
+	targets := []OptimizationTarget{TargetThroughput, TargetThroughputPerGPU, TargetThroughputPerUser, TargetE2ELatency}
+	rapid.Check(t, func(t *rapid.T) {
+		perm := rapid.Permutation(targets).Draw(t, "targets")
+		x, y := perm[0], perm[1]
+		n := rapid.IntRange(0, 40).Draw(t, "n")
+		pool := []float64{0, 1, 2.5, 3, 1e6, -4, math.NaN(), math.Inf(1), math.Inf(-1)}
+		if rapid.Bool().Draw(t, "extremes") {
+			pool = append(pool, math.MaxFloat64, -math.MaxFloat64, 5e-324, 1e-300)
+		}
+		cands := make([]Candidate, n)
+		var finite []Candidate
+		for i := range cands {
+			vx, vy := rapid.SampledFrom(pool).Draw(t, "x"), rapid.SampledFrom(pool).Draw(t, "y")
+			cands[i] = Candidate{Objectives: map[string]float64{x.String(): vx, y.String(): vy}}
+			if isFinite(vx) && isFinite(vy) {
+				finite = append(finite, cands[i])
+			}
+		}
+		size := rapid.SampledFrom([]int{0, 100, 400, 1000}).Draw(t, "size")
+		opt := PlotOptions{Width: size, Height: size * 2 / 3}
+		var b1, b2 bytes.Buffer
+		if err := FrontSVG(&b1, cands, x, y, opt); err != nil {
+			t.Fatal(err)
+		}
+		if err := FrontSVG(&b2, cands, x, y, opt); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			t.Fatal("two calls wrote different bytes")
+		}
+		s := readSVG(t, b1.Bytes())
+		if nonFiniteAttr.Match(b1.Bytes()) {
+			t.Fatalf("a non-finite coordinate in\n%s", b1.Bytes())
+		}
+		front, err := ParetoFront(finite, []OptimizationTarget{x, y})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{}
+		if len(front) > 0 {
+			want["front"] = len(front)
+		}
+		if d := len(finite) - len(front); d > 0 {
+			want["dominated"] = d
+		}
+		if diff := cmp.Diff(want, s.circles); diff != "" {
+			t.Fatalf("circles (-want +got):\n%s", diff)
+		}
+		if left := n - len(finite); left > 0 != (len(s.notes) == 1) || left > 0 && !strings.HasPrefix(s.notes[0], strconv.Itoa(left)+" of ") {
+			t.Fatalf("%d candidates left out, notes %q", left, s.notes)
+		}
+	})
+}
+
+func TestHistorySVG(t *testing.T) {
+	nan := math.NaN()
+	var b bytes.Buffer
+	// Changes at evaluations 1, 3 and 6; the NaN and +Inf are left out.
+	history := []float64{2, 2, 5, nan, 5, 7.5, math.Inf(1), 7.5}
+	if err := HistorySVG(&b, history, PlotOptions{Title: "Sweep <A & B>"}); err != nil {
+		t.Fatal(err)
+	}
+	s := readSVG(t, b.Bytes())
+	if diff := cmp.Diff(map[string]int{"changes": 3}, s.circles); diff != "" {
+		t.Errorf("circles (-want +got):\n%s", diff)
+	}
+	wantTitles := []string{"evaluation 1: hypervolume 2", "evaluation 3: hypervolume 5", "evaluation 6: hypervolume 7.5"}
+	if diff := cmp.Diff(wantTitles, s.titles); diff != "" {
+		t.Errorf("tooltips (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"2 of 8 values not drawn: NaN or infinite"}, s.notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	texts := strings.Join(s.texts, "|")
+	for _, want := range []string{"Sweep <A & B>", "|evaluation|", "|hypervolume"} {
+		if !strings.Contains(texts, want) {
+			t.Errorf("no %q in %q", want, texts)
+		}
+	}
+	// Evaluations are whole: on 8 of them no tick reads 1.5.
+	if strings.Contains(texts, "|1.5|") || strings.Contains(texts, "|2.5|") {
+		t.Errorf("fractional evaluation tick in %q", texts)
+	}
+	for _, extreme := range [][]float64{{-math.MaxFloat64, math.MaxFloat64}, {5e-324, 1e-323, 1.5e-323}, {1e300, 1e300}} {
+		b.Reset()
+		if err := HistorySVG(&b, extreme, PlotOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		readSVG(t, b.Bytes())
+		if nonFiniteAttr.Match(b.Bytes()) {
+			t.Errorf("history %v drew a non-finite coordinate:\n%s", extreme, b.Bytes())
+		}
+	}
+	// 1e4 rising values on a 608×358 pixel frame: circles at least 8
+	// pixels apart along the curve, and the step line at most two points
+	// per pixel column plus its ends.
+	rising := make([]float64, 10000)
+	for i := range rising {
+		rising[i] = math.Sqrt(float64(i))
+	}
+	b.Reset()
+	if err := HistorySVG(&b, rising, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := readSVG(t, b.Bytes()); s.circles["changes"] > (608+358)/8+1 || s.circles["changes"] < 608/16 {
+		t.Errorf("%d circles for a rising history, want about one per 8 pixels of curve", s.circles["changes"])
+	}
+	if points := strings.Count(b.String(), ",") - 2; points > 2*608+4 { // two commas name the fonts
+		t.Errorf("%d points in the step line, want at most two per pixel column", points)
+	}
+	b.Reset()
+	if err := HistorySVG(&b, nil, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := readSVG(t, b.Bytes()); len(s.circles) != 0 || len(s.notes) != 0 {
+		t.Errorf("empty history drew %v, notes %q", s.circles, s.notes)
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	tests := []struct {
+		name   string
+		vs     []float64
+		want   int
+		lo, hi float64
+		ticks  []string
+		scale  string
+	}{
+		// 40..95 padded by 55/20 = 2.75; 8 ticks wanted: step ≈ 66/7 → 10.
+		{"tok/s/user", []float64{40, 95, 60}, 8, 37.25, 97.75, []string{"40", "50", "60", "70", "80", "90"}, ""},
+		// One value 5: ±0.5; 5 ticks: step 1/4 rounds to 0.2.
+		{"one value", []float64{5}, 5, 4.5, 5.5, []string{"4.6", "4.8", "5.0", "5.2", "5.4"}, ""},
+		{"nothing", nil, 3, 0, 1, []string{"0.0", "0.5", "1.0"}, ""},
+		// 1e9..2e9 padded by 5e7; step 1.1e9/2 → 5e8, in units of 10⁹.
+		{"billions", []float64{1e9, 2e9}, 3, 0.95e9, 2.05e9, []string{"1.0", "1.5", "2.0"}, "×10⁹"},
+		// 1e-4..3e-4 padded by 1e-5; step 2.2e-4/4 → 5e-5, units of 10⁻⁶.
+		{"tiny", []float64{1e-4, 3e-4}, 5, 0.9e-4, 3.1e-4, []string{"100", "150", "200", "250", "300"}, "×10⁻⁶"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi, ticks := niceTicks(tt.vs, tt.want)
+			texts, scale := tickTexts(ticks)
+			if math.Abs(lo-tt.lo) > 1e-9*math.Abs(tt.lo) || math.Abs(hi-tt.hi) > 1e-9*math.Abs(tt.hi) {
+				t.Errorf("range %v..%v, want %v..%v", lo, hi, tt.lo, tt.hi)
+			}
+			if diff := cmp.Diff(tt.ticks, texts); diff != "" || scale != tt.scale {
+				t.Errorf("ticks %q %q, want %q %q", texts, scale, tt.ticks, tt.scale)
+			}
+		})
+	}
+	// Extreme but finite ranges still give a finite frame.
+	for _, vs := range [][]float64{{-math.MaxFloat64, math.MaxFloat64}, {math.MaxFloat64}, {5e-324, 1e-323}} {
+		lo, hi, ticks := niceTicks(vs, 6)
+		if !isFinite(lo) || !isFinite(hi) || !(lo < hi) || len(ticks) == 0 {
+			t.Errorf("niceTicks(%v) = %v, %v, %v", vs, lo, hi, ticks)
+		}
+	}
+}
+
+// FuzzFrontSVGText feeds arbitrary text to every place a caller's text
+// reaches: the output must stay well-formed XML, and text XML can hold must
+// read back unchanged.
+func FuzzFrontSVGText(f *testing.F) {
+	for _, s := range []string{"", "tp8 <fast> & \"cheap\"", "]]>", "\x00\xff", "\u2028 ünï 🚀", "<title>x</title>", "&amp;"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, title, label string) {
+		cands := []Candidate{
+			{Objectives: map[string]float64{"throughput": 3, "e2e_latency": 100}},
+			{Objectives: map[string]float64{"throughput": 1, "e2e_latency": 200}},
+		}
+		var b bytes.Buffer
+		opt := PlotOptions{Title: title, Label: func(Candidate) string { return label }}
+		if err := FrontSVG(&b, cands, TargetE2ELatency, TargetThroughput, opt); err != nil {
+			t.Fatal(err)
+		}
+		s := readSVG(t, b.Bytes())
+		if s.circles["front"]+s.circles["dominated"] != 2 {
+			t.Fatalf("circles %v, want 2", s.circles)
+		}
+		if xmlSafe(label) {
+			for _, got := range s.titles {
+				// Escaped as &#xD;, a carriage return survives the
+				// decoder's line-end folding.
+				if got != label {
+					t.Fatalf("tooltip %q, want %q", got, label)
+				}
+			}
+		}
+		b.Reset()
+		if err := HistorySVG(&b, []float64{1, 2}, opt); err != nil {
+			t.Fatal(err)
+		}
+		readSVG(t, b.Bytes())
+	})
+}
+
+// xmlSafe reports whether s is valid UTF-8 made of characters XML allows.
+func xmlSafe(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		ok := r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFrontSVGStaircase reads the staircase back: between two front points
+// it turns at the corner both dominate, the worse of the two in each
+// target's direction.
+func TestFrontSVGStaircase(t *testing.T) {
+	cand := func(lat, tp float64) Candidate {
+		return Candidate{Objectives: map[string]float64{"e2e_latency": lat, "throughput": tp}}
+	}
+	// Front, left to right: (100,10), (200,30), (300,40); (250,20) is
+	// dominated.
+	cands := []Candidate{cand(300, 40), cand(100, 10), cand(250, 20), cand(200, 30)}
+	tests := []struct {
+		name string
+		x, y OptimizationTarget
+		// corner k between front points k and k+1 has the x of point
+		// k+xFrom and the y of point k+yFrom.
+		xFrom, yFrom int
+	}{
+		// Latency minimized on x, throughput maximized on y: the corner
+		// takes the larger latency (the right point) and the smaller
+		// throughput (the left point).
+		{"lower x and higher y are better", TargetE2ELatency, TargetThroughput, 1, 0},
+		// Throughput on x: the front runs (10,100), (30,200), (40,300);
+		// the corner takes the smaller throughput (left) and the larger
+		// latency (right).
+		{"higher x and lower y are better", TargetThroughput, TargetE2ELatency, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := FrontSVG(&b, cands, tt.x, tt.y, PlotOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			d := xml.NewDecoder(&b)
+			var pts [][2]string
+			for {
+				tok, err := d.Token()
+				if err != nil {
+					break
+				}
+				if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "polyline" {
+					for _, p := range strings.Fields(attr(e, "points")) {
+						xy := strings.Split(p, ",")
+						pts = append(pts, [2]string{xy[0], xy[1]})
+					}
+				}
+			}
+			if len(pts) != 5 {
+				t.Fatalf("staircase %v, want 3 points and 2 corners", pts)
+			}
+			for k := 0; k < 2; k++ {
+				corner, from := pts[2*k+1], [2][2]string{pts[2*k], pts[2*k+2]}
+				if corner[0] != from[tt.xFrom][0] || corner[1] != from[tt.yFrom][1] {
+					t.Errorf("corner %d at %v between %v and %v", k, corner, from[0], from[1])
+				}
+			}
+		})
+	}
+}

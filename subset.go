@@ -1,0 +1,262 @@
+package spica
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+)
+
+// HypervolumeSubset returns k rows of an n×dims row-major matrix, as
+// ascending indices, whose [Hypervolume] against ref is as large as it can
+// find, and that hypervolume: "deploy these k configurations", the k that
+// cover the trade-off best. Only the rows that add volume are candidates:
+// rows strictly better than ref in every column that no other row dominates,
+// one per set of equal rows (the lowest index). When k is at least their
+// number, all of them are returned.
+//
+//   - 1 or 2 columns: the answer is exact, by the dynamic program of
+//     K. Bringmann, T. Friedrich, P. Klitzke, "Two-dimensional subset
+//     selection for hypervolume and epsilon-indicator", GECCO 2014, in
+//     O(n log n + k·m) time and O(k·m) memory for m candidates. Among
+//     subsets of equal volume it returns one the program finds; which one
+//     is not specified beyond the rule on equal rows.
+//   - 3 or more columns: exact selection is NP-hard, so rows are chosen
+//     greedily, each time the one adding the most volume to those already
+//     chosen, ties toward the lower index. The hypervolume is monotone and
+//     submodular, so the result has at least (1 − 1/e) ≈ 63% of the best
+//     possible volume (G. L. Nemhauser, L. A. Wolsey, M. L. Fisher, "An
+//     analysis of approximations for maximizing submodular set functions",
+//     Math. Program. 14, 1978; for the hypervolume, A. P. Guerreiro,
+//     C. M. Fonseca, L. Paquete, "Greedy hypervolume subset selection in low
+//     dimensions", Evol. Comput. 24(3), 2016). Gains are re-measured lazily,
+//     as submodularity allows: each step costs a few exclusive-volume
+//     computations against the rows chosen so far, O(k log k) each with
+//     three columns.
+//
+// When a candidate has an infinite extent every subset holding one has
+// volume +Inf: the answer is the lowest-indexed candidates, with the first
+// infinite one in place of the last if none is among them. An extent that
+// overflows (values near ±MaxFloat64) is taken as infinite for the choice,
+// though the volume returned is Hypervolume's, which may then be finite.
+//
+// k < 0 is an error wrapping [ErrInvalidMatrix] with Path "k"; the other
+// errors are those of [Hypervolume]. values, maximize and ref are not
+// modified.
+func HypervolumeSubset(values []float64, dims int, maximize []bool, ref []float64, k int) ([]int, float64, error) {
+	n, err := checkHypervolume(values, dims, maximize, ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	if k < 0 {
+		return nil, 0, errorf(ErrInvalidMatrix, "k", "is %d, want a count >= 0", k)
+	}
+	pts, rows := subsetCandidates(values, n, dims, maximize, ref)
+	m := len(rows)
+	var chosen []int // positions in rows
+	switch {
+	case k >= m:
+		chosen = make([]int, m)
+		for p := range chosen {
+			chosen[p] = p
+		}
+	case k == 0:
+	case hasInf(pts):
+		chosen = make([]int, k)
+		for p := range chosen {
+			chosen[p] = p
+		}
+		first := -1
+		for p := range m {
+			if hasInf(pts[p*dims : (p+1)*dims]) {
+				first = p
+				break
+			}
+		}
+		if first >= k {
+			chosen[k-1] = first
+		}
+	case dims == 2:
+		chosen = subset2(pts, k)
+	default:
+		chosen = subsetGreedy(pts, dims, k)
+	}
+	out := make([]int, len(chosen))
+	sub := make([]float64, 0, len(chosen)*dims)
+	slices.Sort(chosen)
+	for i, p := range chosen {
+		out[i] = rows[p]
+		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
+	}
+	vol, err := Hypervolume(sub, dims, maximize, ref)
+	return out, vol, err
+}
+
+// subsetCandidates returns the extents and indices, ascending, of the rows
+// that add volume: inside the reference box, non-dominated, the first of
+// equal rows.
+func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []float64) ([]float64, []int) {
+	pts, rows := extents(values, n, dims, maximize, ref)
+	up := make([]bool, dims)
+	for j := range up {
+		up[j] = true
+	}
+	front := nonDominatedRows(pts, len(rows), dims, up)
+	// Sorted by the first extent (a radix sort of its bits, stable, so the
+	// lowest index leads), equal rows fall in the same run, and runs are
+	// short unless the data is degenerate.
+	a := make([]ndRec, len(front))
+	for q, p := range front {
+		a[q] = ndRec{math.Float64bits(pts[p*dims]), uint64(p)}
+	}
+	a = sortStable(a, nil)
+	copyOf := make([]bool, len(rows))
+	row := func(p uint64) []float64 { return pts[int(p)*dims : (int(p)+1)*dims] }
+	for lo := 0; lo < len(a); {
+		hi := lo + 1
+		for hi < len(a) && a[hi].key == a[lo].key {
+			hi++
+		}
+		if run := a[lo:hi]; len(run) > 1 {
+			slices.SortStableFunc(run, func(x, y ndRec) int { return slices.Compare(row(x.aux), row(y.aux)) })
+			for q := 1; q < len(run); q++ {
+				copyOf[run[q].aux] = slices.Equal(row(run[q-1].aux), row(run[q].aux))
+			}
+		}
+		lo = hi
+	}
+	kept := make([]float64, 0, len(front)*dims)
+	keptRows := make([]int, 0, len(front))
+	for _, p := range front {
+		if !copyOf[p] {
+			kept = append(kept, pts[p*dims:(p+1)*dims]...)
+			keptRows = append(keptRows, rows[p])
+		}
+	}
+	return kept, keptRows
+}
+
+// subset2 returns the positions of the k of m mutually non-dominated,
+// distinct, finite two-column extent rows (k < m) with the largest union of
+// boxes [0,x]×[0,y].
+//
+// With the rows sorted by x ascending, so y descending, a subset's area is
+// Σ (x_i − x_prev)·y_i over its rows in that order, x_prev the x of the one
+// before (0 for the first). So f[c][i], the best area of c rows ending at
+// row i, is x_i·y_i + max over j < i of (f[c−1][j] − x_j·y_i): the maximum
+// of lines with slope −x_j at the point y_i. Lines arrive with falling
+// slopes and the query points fall too, so the upper envelope is a deque
+// and each layer c costs O(m) (the convex hull trick of Bringmann et al.).
+func subset2(pts []float64, k int) []int {
+	m := len(pts) / 2
+	a := make([]ndRec, m)
+	for i := range a {
+		a[i] = ndRec{math.Float64bits(pts[2*i]), uint64(i)}
+	}
+	a = sortStable(a, nil)
+	x, y := make([]float64, m), make([]float64, m)
+	for r, e := range a {
+		x[r], y[r] = pts[2*e.aux], pts[2*e.aux+1]
+	}
+	prev, cur := make([]float64, m), make([]float64, m)
+	for i := range prev {
+		prev[i] = x[i] * y[i]
+	}
+	parent := make([]int32, k*m)
+	hull := make([]int, 0, m)
+	// above reports whether line j2 is at least line j1 at t.
+	above := func(j1, j2 int, t float64) bool { return prev[j2]-prev[j1] >= (x[j2]-x[j1])*t }
+	for c := 1; c < k; c++ {
+		hull, h := hull[:0], 0
+		for i := c; i < m; i++ {
+			// Line i−1 joins; the middle of the last three lines leaves
+			// the envelope when the outer two meet above it.
+			j3 := i - 1
+			for len(hull) >= 2 {
+				j1, j2 := hull[len(hull)-2], hull[len(hull)-1]
+				if (prev[j2]-prev[j1])*(x[j3]-x[j2]) > (prev[j3]-prev[j2])*(x[j2]-x[j1]) {
+					break
+				}
+				hull = hull[:len(hull)-1]
+			}
+			hull = append(hull, j3)
+			h = min(h, len(hull)-1)
+			for h+1 < len(hull) && above(hull[h], hull[h+1], y[i]) {
+				h++
+			}
+			j := hull[h]
+			cur[i] = prev[j] + (x[i]-x[j])*y[i]
+			parent[c*m+i] = int32(j)
+		}
+		prev, cur = cur, prev
+	}
+	best := k - 1
+	for i := k; i < m; i++ {
+		if prev[i] > prev[best] {
+			best = i
+		}
+	}
+	out := make([]int, k)
+	for c := k - 1; c >= 0; c-- {
+		out[c] = int(a[best].aux)
+		best = int(parent[c*m+best])
+	}
+	return out
+}
+
+// subsetGreedy returns the positions of k of the mutually non-dominated,
+// distinct, finite extent rows (dims ≥ 3), chosen greedily by largest
+// exclusive volume against those already chosen, ties toward the lower
+// position. A row's gain can only fall as rows are chosen (submodularity),
+// so a gain measured in an earlier round is an upper bound: the heap's top
+// is chosen once its gain is current (lazy greedy, M. Minoux, 1978).
+func subsetGreedy(pts []float64, dims, k int) []int {
+	m := len(pts) / dims
+	h := make(gainHeap, m)
+	for p := range h {
+		h[p] = gainEntry{gain: product(pts[p*dims : (p+1)*dims]), pos: p}
+	}
+	heap.Init(&h)
+	chosen := make([]int, 0, k)
+	var l limiter
+	for len(chosen) < k {
+		top := &h[0]
+		if top.round == len(chosen) {
+			chosen = append(chosen, top.pos)
+			heap.Pop(&h)
+			continue
+		}
+		p := pts[top.pos*dims : (top.pos+1)*dims]
+		g := product(p)
+		if limited, covered := l.limit(p, pts, dims, chosen, -1); covered {
+			g = 0
+		} else if len(limited) > 0 {
+			g -= hvFinite(limited, dims)
+		}
+		top.gain, top.round = max(saturate(g), 0), len(chosen)
+		heap.Fix(&h, 0)
+	}
+	return chosen
+}
+
+// gainEntry is a candidate of the greedy selection: its gain as measured
+// when round rows had been chosen.
+type gainEntry struct {
+	gain       float64
+	pos, round int
+}
+
+// gainHeap puts the largest gain first, ties toward the lower position.
+type gainHeap []gainEntry
+
+func (h gainHeap) Len() int { return len(h) }
+func (h gainHeap) Less(i, j int) bool {
+	return h[i].gain > h[j].gain || h[i].gain == h[j].gain && h[i].pos < h[j].pos
+}
+func (h gainHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *gainHeap) Push(x any)   { *h = append(*h, x.(gainEntry)) }
+func (h *gainHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}

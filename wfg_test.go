@@ -1,0 +1,118 @@
+package spica
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lattice returns every vector of dims non-negative integers summing to k,
+// each followed by the columns of tail.
+func lattice(dims, k int, tail ...float64) []float64 {
+	var out []float64
+	var rec func(prefix []float64, left int)
+	rec = func(prefix []float64, left int) {
+		if len(prefix) == dims-1 {
+			out = append(out, prefix...)
+			out = append(out, float64(left))
+			out = append(out, tail...)
+			return
+		}
+		for v := 0; v <= left; v++ {
+			rec(append(prefix, float64(v)), left-v)
+		}
+	}
+	rec(nil, k)
+	return out
+}
+
+// TestHypervolumeOfALatticeFront takes the 84 vectors of four non-negative
+// integers summing to 6, maximized over the reference point (-1, -1, -1, -1),
+// and the 56 summing to 5, which they dominate. A unit cell with upper
+// corner c+1 (c ≥ 0 integer) is covered iff some row is ≥ c, that is iff
+// c sums to at most 6, so the volume is the number of such c: C(10, 4) =
+// 210, and each row of sum 6 alone covers its own cell, a share of 1.
+//
+// A row (6, 6, 6, 6) on top dominates them all, so its limited set is the
+// 84 rows plus the 56 they cover: more than WFG's filter keeps, which is
+// the path through weaklyNonDominated. Its share is 7^4 − 210 = 2191.
+// With a fifth column, 1 for the lattice and 0 for the top row, the volume
+// is 7^4 for the top row's box plus the lattice's 210 over the slab from
+// 1 to 2: 2611.
+func TestHypervolumeOfALatticeFront(t *testing.T) {
+	top, dominated := lattice(4, 6), lattice(4, 5)
+	rows := append(slices.Clone(top), dominated...)
+	up := []bool{true, true, true, true, true}
+	ref := []float64{-1, -1, -1, -1, -1}
+	n6, n5 := len(top)/4, len(dominated)/4
+	if n6 != 84 || n5 != 56 {
+		t.Fatalf("lattice sizes %d, %d; want 84, 56", n6, n5)
+	}
+
+	wantShares := make([]float64, n6+n5)
+	for i := range n6 {
+		wantShares[i] = 1
+	}
+	for _, tc := range []struct {
+		name   string
+		values []float64
+		dims   int
+		volume float64
+		shares []float64
+	}{
+		{"the lattice", rows, 4, 210, wantShares},
+		{"the lattice under one row", append([]float64{6, 6, 6, 6}, rows...), 4, 2401, append([]float64{2191}, make([]float64, n6+n5)...)},
+		{"five columns", append([]float64{6, 6, 6, 6, 0}, append(lattice(4, 6, 1), lattice(4, 5, 1)...)...), 5, 2611, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Hypervolume(tc.values, tc.dims, up[:tc.dims], ref[:tc.dims])
+			if err != nil || got != tc.volume {
+				t.Errorf("Hypervolume = %v, %v; want %v", got, err, tc.volume)
+			}
+			if tc.shares == nil {
+				return
+			}
+			shares, err := HypervolumeContributions(tc.values, tc.dims, up[:tc.dims], ref[:tc.dims])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.shares, shares); diff != "" {
+				t.Errorf("shares (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWeaklyNonDominated checks the filter on rows whose answer is known by
+// hand: copies keep one, covered rows go, incomparable rows stay.
+func TestWeaklyNonDominated(t *testing.T) {
+	for _, tc := range []struct {
+		pts, want []float64
+	}{
+		{nil, []float64{}},
+		{[]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}},
+		{[]float64{1, 2, 3, 4, 1, 2, 3, 4}, []float64{1, 2, 3, 4}},
+		{[]float64{1, 1, 1, 1, 2, 2, 2, 2, 1, 2, 1, 2}, []float64{2, 2, 2, 2}},
+		{[]float64{4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1, 1, 1}, []float64{4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4}},
+	} {
+		t.Run(fmt.Sprint(tc.pts), func(t *testing.T) {
+			got := weaklyNonDominated(tc.pts, 4)
+			// The order is by decreasing sum, ties unspecified: compare as
+			// sets of rows.
+			if diff := cmp.Diff(rowSet(tc.want, 4), rowSet(got, 4)); diff != "" {
+				t.Errorf("weaklyNonDominated(%v) (-want +got):\n%s", tc.pts, diff)
+			}
+		})
+	}
+}
+
+func rowSet(pts []float64, d int) [][]float64 {
+	rows := [][]float64{}
+	for i := 0; i < len(pts); i += d {
+		rows = append(rows, pts[i:i+d])
+	}
+	slices.SortFunc(rows, slices.Compare)
+	return rows
+}

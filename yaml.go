@@ -1,0 +1,241 @@
+package spica
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A YAML library hands a type's UnmarshalYAML method a function that
+// decodes the node into any Go value (the interface gopkg.in/yaml.v2
+// defined and gopkg.in/yaml.v3 still honours), so the package reads YAML
+// without importing a YAML library: it asks for the generic tree (maps,
+// slices, strings, numbers, booleans, nil), writes the tree as JSON and runs
+// the strict JSON decoder on it. The rules are therefore exactly those of
+// JSON: unknown and case-mismatched keys, "target: null", a string or
+// non-finite bound (.inf, .nan) are errors, "pareto_objectives: []" is kept
+// (and rejected by validation) while an absent or null list is unset.
+// Errors carry the Path; Offset is -1, since the YAML library knows the
+// lines and this package sees only the tree.
+
+// UnmarshalYAML implements the YAML unmarshaler interface of
+// gopkg.in/yaml.v2 and gopkg.in/yaml.v3 (no YAML library is imported) with
+// the rules of [OptimizationGoal.UnmarshalJSON], then runs
+// [OptimizationGoal.Validate]. A repeated key is rejected by yaml.v3 itself
+// when this method asks it for the tree; that error comes back in an
+// [*Error] wrapping [ErrDuplicateKey] (any other error of the library's, in
+// one wrapping [ErrInvalidGoal]). A null node leaves g unchanged; on error g
+// is unchanged too. It costs O(size of the node) and the tree's map keys
+// sorted.
+//
+// Through sigs.k8s.io/yaml (which converts YAML to JSON and calls
+// [OptimizationGoal.UnmarshalJSON]) the same rules hold, with one caveat
+// about repeated keys: its Unmarshal folds a repeated key (the last value
+// wins) before this package sees the document, while its UnmarshalStrict
+// rejects it. Use UnmarshalStrict, or yaml.v3, for config files.
+func (g *OptimizationGoal) UnmarshalYAML(unmarshal func(any) error) error {
+	v, isNull, err := decodeYAML(unmarshal, ErrInvalidGoal, decodeGoal)
+	if err == nil && !isNull {
+		err = v.Validate()
+	}
+	if err != nil || isNull {
+		return err
+	}
+	*g = v
+	return nil
+}
+
+// MarshalYAML implements the YAML marshaler interface of gopkg.in/yaml.v2
+// and gopkg.in/yaml.v3: it writes the keys [OptimizationGoal]'s JSON
+// encoding writes (target; sla when set; pareto_objectives when non-nil, an
+// explicit empty list as []), so decoding what it writes gives g back. An
+// out-of-range target is an error wrapping [ErrUnknownTarget].
+func (g OptimizationGoal) MarshalYAML() (any, error) {
+	target, err := g.Target.MarshalText()
+	if err != nil {
+		return nil, err
+	}
+	var sla *SLATarget
+	if !g.SLA.IsZero() {
+		sla = &g.SLA
+	}
+	var objs []string
+	for i, t := range g.ParetoObjectives {
+		name, err := t.MarshalText()
+		if err != nil {
+			e := err.(*Error)
+			e.Path = "pareto_objectives[" + strconv.Itoa(i) + "]"
+			return nil, e
+		}
+		objs = append(objs, string(name))
+	}
+	if g.ParetoObjectives != nil && len(g.ParetoObjectives) == 0 {
+		// omitempty would drop the explicit empty list.
+		return goalYAMLEmptyList{string(target), sla, []string{}}, nil
+	}
+	return goalYAML{string(target), sla, objs}, nil
+}
+
+// goalYAML is the encoded form of a goal; its json tags let tests encode
+// it without a YAML library.
+type goalYAML struct {
+	Target           string     `yaml:"target" json:"target"`
+	SLA              *SLATarget `yaml:"sla,omitempty" json:"sla,omitempty"`
+	ParetoObjectives []string   `yaml:"pareto_objectives,omitempty" json:"pareto_objectives,omitempty"`
+}
+
+// goalYAMLEmptyList is goalYAML for an explicit empty objective list.
+type goalYAMLEmptyList struct {
+	Target           string     `yaml:"target" json:"target"`
+	SLA              *SLATarget `yaml:"sla,omitempty" json:"sla,omitempty"`
+	ParetoObjectives []string   `yaml:"pareto_objectives" json:"pareto_objectives"`
+}
+
+// UnmarshalYAML implements the YAML unmarshaler interface of
+// gopkg.in/yaml.v2 and gopkg.in/yaml.v3 with the rules of
+// [SLATarget.UnmarshalJSON]; see [OptimizationGoal.UnmarshalYAML].
+func (s *SLATarget) UnmarshalYAML(unmarshal func(any) error) error {
+	v, isNull, err := decodeYAML(unmarshal, ErrInvalidSLA, func(r *jsonReader) (SLATarget, error) {
+		return decodeSLA(r, "")
+	})
+	if err != nil || isNull {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// MarshalYAML implements the YAML marshaler interface: the set bounds under
+// their JSON names.
+func (s SLATarget) MarshalYAML() (any, error) {
+	return slaYAML(s), nil
+}
+
+// slaYAML is SLATarget without its methods, so that encoding it does not
+// call MarshalYAML again.
+type slaYAML struct {
+	TTFTMs float64 `yaml:"ttft_ms,omitempty" json:"ttft_ms,omitempty"`
+	ITLMs  float64 `yaml:"itl_ms,omitempty" json:"itl_ms,omitempty"`
+	E2EMs  float64 `yaml:"e2e_ms,omitempty" json:"e2e_ms,omitempty"`
+}
+
+// decodeYAML asks unmarshal for the generic tree of a YAML node and decodes
+// it with decode, as JSON. isNull reports a null node.
+func decodeYAML[T any](unmarshal func(any) error, sentinel error, decode func(*jsonReader) (T, error)) (v T, isNull bool, err error) {
+	var tree any
+	if err := unmarshal(&tree); err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "already defined") { // yaml.v3's word for a repeated key
+			return v, false, errorf(ErrDuplicateKey, "", "%s", msg)
+		}
+		return v, false, errorf(sentinel, "", "%s", msg)
+	}
+	if tree == nil {
+		return v, true, nil
+	}
+	data, err := appendTree(nil, tree, "", sentinel)
+	if err != nil {
+		return v, false, err
+	}
+	r := jsonReader{data: data, nonFinite: true, sentinel: sentinel}
+	v, err = decode(&r)
+	if err == nil {
+		err = r.end()
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		e.Offset = -1 // an offset in the JSON written here means nothing to the caller
+	}
+	return v, false, err
+}
+
+// appendTree writes the generic YAML tree v, found at path, as JSON, with
+// non-finite floats as the bare tokens NaN, Infinity and -Infinity, which
+// the reader takes for numbers so that a bound of .inf is reported as an
+// invalid bound. Map keys are sorted, so the first of several faults is
+// reported the same way every time.
+func appendTree(b []byte, v any, path string, sentinel error) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case string:
+		return appendJSONString(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case uint64:
+		return strconv.AppendUint(b, v, 10), nil
+	case float64:
+		if name := nonFiniteName(v); name != "" {
+			return append(b, name...), nil
+		}
+		return strconv.AppendFloat(b, v, 'g', -1, 64), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendTree(b, e, path+"["+strconv.Itoa(i)+"]", sentinel); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		return appendMap(b, keys, func(k string) any { return v[k] }, path, sentinel)
+	case map[any]any: // yaml.v2's mappings, and yaml.v3's with non-string keys
+		keys := make([]string, 0, len(v))
+		byName := make(map[string]any, len(v))
+		for k, e := range v {
+			name := fmt.Sprint(k)
+			if _, dup := byName[name]; dup { // 1 and "1", say
+				return nil, errorf(ErrDuplicateKey, strings.TrimPrefix(path+"."+name, "."), "key %q given twice", name)
+			}
+			keys = append(keys, name)
+			byName[name] = e
+		}
+		return appendMap(b, keys, func(k string) any { return byName[k] }, path, sentinel)
+	}
+	// Anything else (a timestamp, a custom type) is written as
+	// encoding/json writes it, and rejected by the schema as a wrong kind.
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, errorf(sentinel, path, "holds %T, which has no JSON form", v)
+	}
+	return append(b, data...), nil
+}
+
+func appendMap(b []byte, keys []string, get func(string) any, path string, sentinel error) ([]byte, error) {
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendTree(b, get(k), strings.TrimPrefix(path+"."+k, "."), sentinel); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as a JSON string (strconv's quoting is Go's,
+// not JSON's: \x escapes).
+func appendJSONString(b []byte, s string) []byte {
+	data, _ := json.Marshal(s) // a string always encodes
+	return append(b, data...)
+}
