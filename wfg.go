@@ -85,7 +85,15 @@ func (l *limiter) limit(p, pts []float64, dims int, rows []int, skip int) (limit
 			l.rows = append(l.rows, clip...)
 			continue
 		}
-		if coveredBy(l.rows, clip) {
+		if k := firstCovering(l.rows, clip); k >= 0 {
+			// The row that covers one clipped row tends to cover the next:
+			// moving it to the front makes the next check short.
+			if k > 0 {
+				a, b := l.rows[:d], l.rows[k:k+d]
+				for c := range d {
+					a[c], b[c] = b[c], a[c]
+				}
+			}
 			continue
 		}
 		kept := l.rows[:0]
@@ -136,6 +144,22 @@ func weaklyNonDominated(pts []float64, dims int) []float64 {
 		}
 	}
 	return out
+}
+
+// firstCovering returns the offset in rows of the first row that is ≥ p in
+// every column, or -1.
+func firstCovering(rows, p []float64) int {
+	d := len(p)
+next:
+	for k := 0; k < len(rows); k += d {
+		for c, v := range p {
+			if rows[k+c] < v {
+				continue next
+			}
+		}
+		return k
+	}
+	return -1
 }
 
 // coveredBy reports whether some row of the matrix rows is ≥ p in every
