@@ -267,12 +267,16 @@ func (s *hv4Sweep) insert(p int32) {
 	nd := s.nd
 	P := &nd[p]
 	px, py := P.x, P.y
+	// The arrays have room for every row, so inserting is a shift by one;
+	// done by hand, as slices.Insert costs as much again at this size.
 	pos, n := s.pos, len(s.ord)
-	s.ord = slices.Insert(s.ord, pos, p)
-	s.lx = slices.Insert(s.lx, pos, px)
-	s.ly = slices.Insert(s.ly, pos, py)
-	s.lz = slices.Insert(s.lz, pos, P.z)
-	ord, lx, ly, lz := s.ord, s.lx, s.ly, s.lz
+	ord, lx, ly, lz := s.ord[:n+1], s.lx[:n+1], s.ly[:n+1], s.lz[:n+1]
+	copy(ord[pos+1:], ord[pos:n])
+	copy(lx[pos+1:], lx[pos:n])
+	copy(ly[pos+1:], ly[pos:n])
+	copy(lz[pos+1:], lz[pos:n])
+	ord[pos], lx[pos], ly[pos], lz[pos] = p, px, py, P.z
+	s.ord, s.lx, s.ly, s.lz = ord, lx, ly, lz
 	w, k := pos+1, pos+1
 	for ; k <= n; k++ {
 		x, y := lx[k], ly[k]
