@@ -38,6 +38,31 @@ func TestHV4DByHand(t *testing.T) {
 	}
 }
 
+// TestHV4DTiedDelimiters builds the case a random draw rarely does: while
+// the last row's exclusive volume is swept, a row below it ties the step
+// just right of its rectangle (cr) in y, so it replaces that step; a row
+// inside the rectangle then links to the new step, and a later cut from
+// below must walk from it, not from the step it replaced. The second case
+// is the mirror image on the left (cl). The first four rows have w = 2 and
+// the last w = 1, so it is swept last.
+func TestHV4DTiedDelimiters(t *testing.T) {
+	for name, pts := range map[string][]float64{
+		"right": {6, 1, 5, 2, 7, 1, 3, 2, 3, 2, 2, 2, 5, 3, 1, 2, 4, 4, 4, 1},
+		"left":  {1, 6, 5, 2, 1, 7, 3, 2, 2, 3, 2, 2, 3, 5, 1, 2, 4, 4, 4, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			values := make([]float64, len(pts))
+			for i, e := range pts {
+				values[i] = -e
+			}
+			want := oracleHV(values, 4, make([]bool, 4), make([]float64, 4))
+			if got := hv4d(pts); got != want {
+				t.Errorf("hv4d = %v, oracle %v", got, want)
+			}
+		})
+	}
+}
+
 // TestHV4DMatchesGridOracle draws coordinates from a handful of values, so
 // that ties in every column, duplicates and rows covered by one or by
 // several others are common, and compares with the grid oracle.
