@@ -29,10 +29,11 @@ import (
 // +Inf rather than a number with too few correct digits.
 //
 // It costs O(n) for one column and for two after a radix sort, O(n log n)
-// for three, and for four or more time exponential in dims in the worst
-// case, about O(n² log n) for four. Algorithms: the dimension sweep of
-// Beume et al. (IEEE TEVC 2009) for three columns, WFG of While et al.
-// (IEEE TEVC 2012) above.
+// for three, O(n²) for four, and for five or more time exponential in dims
+// in the worst case. Algorithms: the dimension sweep of Beume et al. (IEEE
+// TEVC 2009) for three columns, HV4D+ of Guerreiro and Fonseca (IEEE TEVC
+// 2018) for four, WFG of While et al. (IEEE TEVC 2012) with HV4D+ as its
+// base case above.
 //
 // A shape error (see [NonDominated]), len(ref) != dims or a ref coordinate
 // that is not finite is an [*Error] wrapping [ErrInvalidMatrix], with Path
@@ -203,7 +204,9 @@ func rect(w, h float64) float64 {
 	return 0
 }
 
-// hvFinite is the hypervolume of finite, positive extents.
+// hvFinite is the hypervolume of finite, positive extents: three columns
+// by hv3Small up to hv3SmallMax rows and by hv3 above, four by hv4d, more by
+// wfg.
 func hvFinite(pts []float64, dims int) float64 {
 	switch dims {
 	case 1:
@@ -219,7 +222,12 @@ func hvFinite(pts []float64, dims int) float64 {
 		}
 		return sweep2(a)
 	case 3:
+		if len(pts) <= 3*hv3SmallMax {
+			return hv3Small(pts)
+		}
 		return hv3(pts)
+	case 4:
+		return hv4d(pts)
 	}
 	return wfg(pts, dims)
 }

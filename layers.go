@@ -15,9 +15,12 @@ import (
 // of rows that dominate one another ending at it.
 //
 // It costs O(n log n) for one or two columns, O(n log² n) comparisons for
-// three, and O(n² d) comparisons in the worst case for more (all rows in
-// one layer), far fewer in practice. Algorithms: Jensen's sweep (IEEE TEVC
-// 2003) for two columns, ENS-BS of Zhang et al. (IEEE TEVC 2015) above.
+// three, and for more O(n² d) comparisons in the worst case (many rows in
+// layers below a large one), far fewer in practice; a layer holding an
+// eighth of the rows left costs one [NonDominated], so a single-layer input
+// costs about one NonDominated. Algorithms: Jensen's sweep (IEEE TEVC 2003)
+// for two columns, ENS-BS of Zhang et al. (IEEE TEVC 2015) above, after
+// peeling large layers with the front engine for four or more.
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an [*Error] wrapping [ErrInvalidMatrix], as for [NonDominated]. An
@@ -58,9 +61,17 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 //     of a few hundred steps, so an insertion also moves up to a block's
 //     steps and the block list: O(n·(b + n/b)) words for blocks of b steps
 //     in the worst case, a small share of the time below millions of rows.
+//     With four or more columns, layers that hold at least an eighth of the
+//     rows left are first peeled off one at a time by the front engine of
+//     [NonDominated] (sortLayersPeel), so that a single-layer input costs
+//     about one NonDominated rather than n²/2 comparisons.
 func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	if n == 0 {
+		return layer
+	}
+	if dims >= 4 {
+		sortLayersPeel(values, n, dims, maximize, layer)
 		return layer
 	}
 	keys := sortedKeys(values, n, dims, maximize)
@@ -71,8 +82,6 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 		sortLayers2(keys.rows, keys.order, layer)
 	case 3:
 		sortLayers3(keys.rows, keys.order, layer)
-	default:
-		sortLayersENS(keys.rows, keys.order, dims, layer)
 	}
 	return layer
 }

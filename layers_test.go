@@ -577,3 +577,29 @@ func TestParetoLayersErrors(t *testing.T) {
 		t.Errorf("no candidates: %v, %v; want no layers", layers, err)
 	}
 }
+
+// TestNonDominatedSortPeelPaths forces each path of sortLayersPeel: peeling
+// every layer with the front engine, handing all but layer 0 to ENS-BS, and
+// the default share.
+func TestNonDominatedSortPeelPaths(t *testing.T) {
+	for _, share := range []int{1 << 30, 0, peelShare} {
+		t.Run(fmt.Sprintf("peelShare=%d", share), func(t *testing.T) {
+			defer func(old int) { peelShare = old }(peelShare)
+			peelShare = share
+			rapid.Check(t, func(t *rapid.T) {
+				value := rapid.OneOf(tiedValue, rapid.Float64Range(-100, 100))
+				dims := rapid.IntRange(4, 6).Draw(t, "dims")
+				n := rapid.IntRange(0, 40).Draw(t, "n")
+				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
+				got, err := NonDominatedSort(vals, dims, maximize)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(oracleLayers(vals, dims, maximize), got); diff != "" {
+					t.Fatalf("layers (-peeling +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}

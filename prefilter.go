@@ -19,7 +19,9 @@ type pivotSet struct {
 }
 
 func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
-	const sample = 1024
+	// A thousand rows normalize well enough; a quarter of a small pool
+	// does too, and sampling all of it would cost as much as the filter.
+	sample := min(1024, max(256, n/4))
 	p := &pivotSet{dims: dims, flip: flip, keys: make([]uint64, (dims+1)*dims)}
 	p.lo = make([]float64, 2*dims)
 	p.scale = p.lo[dims:]

@@ -43,8 +43,9 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		// Room for the sort's scratch comes with the survivors' records.
 		recs = make([]ndRec, 0, 2*min(n, 4096))
 		stale := 0
+		probe := t.probeAt(n, 2)
 		for r := 0; r < n; r++ {
-			if r == t.probe && 2*len(recs) > r { // as in pivotFilter
+			if r == probe && 2*len(recs) > r { // as in pivotFilter
 				filtered = false
 				break
 			}

@@ -1,0 +1,311 @@
+package spica
+
+import (
+	"math"
+	"slices"
+)
+
+// hv4d is the hypervolume of finite, positive four-column extents by the
+// dimension sweep HV4D+ of Guerreiro and Fonseca ("Computing and updating
+// hypervolume contributions in up to four dimensions", IEEE TEVC 22(3),
+// 2018), O(n²) time and O(n) space.
+//
+// Rows enter by decreasing fourth extent w, so the volume is the sum over
+// rows of w times the row's exclusive three-dimensional volume against the
+// rows that entered before it. That volume is measured by a sweep down the
+// third extent z over the list L of the rows kept so far, in decreasing
+// lexicographic (z, y, x) order, in O(|L|): each row of L remembers its two
+// neighbours on the staircase that the rows before it in L cast on the
+// (x, y) plane, so the staircase at any height is rebuilt by relinking each
+// row between its neighbours, O(1) a row, and the new row's exclusive area
+// only changes where a later row cuts into it, each cut walking staircase
+// steps that it removes. Rows another row weakly dominates are never kept,
+// which is what makes the neighbours exact.
+//
+// This is our own formulation of the paper's algorithm in the extent space
+// of [Hypervolume] (larger is better, boxes anchored at the origin).
+func hv4d(pts []float64) float64 {
+	m := len(pts) / 4
+	if m == 0 {
+		return 0
+	}
+	s := newHV4Sweep(pts)
+	vol := 0.0
+	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
+		p := s.node[i]
+		c, covered := s.contribution(p)
+		if covered {
+			continue
+		}
+		s.insert(p)
+		vol += max(c, 0) * pts[4*i+3]
+	}
+	return vol
+}
+
+// extentOrder returns the rows of an extent matrix with dims columns by
+// decreasing extent in column cols[0], ties by decreasing extent in the
+// columns cols[1:] in turn, and then by row, so that sums formed in this
+// order do not depend on the order of the input (only equal rows tie). A
+// radix sort on the first column does most of the work, also on a few rows,
+// where it is one pass into a few buckets; the comparison sort only sees
+// runs of ties, which continuous data hardly has.
+func extentOrder(pts []float64, dims int, cols ...int) []int {
+	m := len(pts) / dims
+	recs := make([]ndRec, 2*m)
+	for i := range m {
+		// For positive floats the bit pattern orders like the value; its
+		// complement orders the other way.
+		recs[i] = ndRec{^math.Float64bits(pts[dims*i+cols[0]]), uint64(i)}
+	}
+	sorted := recs[:m]
+	radixSort(sorted, recs[m:], false)
+	order := make([]int, m)
+	for i, r := range sorted {
+		order[i] = int(r.aux)
+	}
+	for i := 0; i < m; {
+		j := i + 1
+		for j < m && sorted[j].key == sorted[i].key {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(order[i:j], func(a, b int) int {
+				for _, c := range cols[1:] {
+					if x, y := pts[dims*a+c], pts[dims*b+c]; x != y {
+						if x > y {
+							return -1
+						}
+						return 1
+					}
+				}
+				return a - b
+			})
+		}
+		i = j
+	}
+	return order
+}
+
+// hv4Node is a row of the sweep: its first three extents and its staircase
+// links, as indices into hv4Sweep.nd.
+type hv4Node struct {
+	x, y, z     float64
+	left, right int32 // staircase neighbours among the rows before it in L
+	cl, cr      int32 // staircase links while one contribution is measured
+}
+
+// The first two nodes are sentinels, the two ends of every staircase, which
+// cover nothing (zero width or height) and are never passed, so their
+// infinite coordinates only take part in comparisons.
+const (
+	hvLeft  = 0 // x = 0, y = +Inf
+	hvRight = 1 // x = +Inf, y = 0
+)
+
+// hv4Sweep numbers the nodes in L's order, after the sentinels, and keeps L
+// as arrays: the members' nodes, ascending, and their coordinates beside
+// them, so that the scans that dominate the cost read memory in sequence.
+// Inserting into the arrays moves O(|L|) words, within the O(|L|) a row
+// costs anyway.
+type hv4Sweep struct {
+	nd         []hv4Node
+	node       []int32 // the node of each row
+	ord        []int32 // L
+	lx, ly, lz []float64
+	pos        int // where the node last measured goes in L
+}
+
+func newHV4Sweep(pts []float64) *hv4Sweep {
+	m := len(pts) / 4
+	nd := make([]hv4Node, m+2)
+	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
+	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
+	node := make([]int32, m)
+	for k, i := range extentOrder(pts, 4, 2, 1, 0) {
+		node[i] = int32(k + 2)
+		nd[k+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+	}
+	return &hv4Sweep{
+		nd: nd, node: node,
+		ord: make([]int32, 0, m),
+		lx:  make([]float64, 0, m), ly: make([]float64, 0, m), lz: make([]float64, 0, m),
+	}
+}
+
+// contribution returns the volume of node p's box that no box of L covers,
+// and whether one row of L alone covers it (then p is to be dropped, as it
+// is weakly dominated). It sets p's neighbours and its place in L for
+// insert.
+func (s *hv4Sweep) contribution(p int32) (float64, bool) {
+	nd, ord, lx, ly := s.nd, s.ord, s.lx, s.ly
+	P := &nd[p]
+	px, py := P.x, P.y
+	// Rebuild the part of the staircase of the rows above p that p's
+	// rectangle sees, and find p's neighbours on it: the left one, cl, is
+	// the row with the largest x among those higher than p, the right one,
+	// cr, the row with the largest y among those to the right of p. Only
+	// rows inside the rectangle and rows that become cl or cr are linked
+	// in: a row's neighbours, when it is linked, are of that kind too (a
+	// neighbour higher than p with a larger x than cl would cover the row),
+	// and the rows passed over lie left of cl or right of cr, where no walk
+	// goes, for good.
+	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	cl, cr := int32(hvLeft), int32(hvRight)
+	clx, cry := 0.0, 0.0
+	k := 0
+	for ; k < len(ord) && ord[k] < p; k++ {
+		x, y := lx[k], ly[k]
+		switch {
+		case x >= px && y >= py:
+			return 0, true
+		case y > py: // then x < px
+			if x < clx { // a tie in x is a row that covers cl
+				continue
+			}
+			cl, clx = ord[k], x
+		case x > px: // then y < py
+			if y < cry {
+				continue
+			}
+			cr, cry = ord[k], y
+		}
+		q := ord[k]
+		Q := &nd[q]
+		Q.cl, Q.cr = Q.left, Q.right
+		nd[Q.left].cr, nd[Q.right].cl = q, q
+	}
+	P.left, P.right, s.pos = cl, cr, k
+
+	// The area of p's rectangle left uncovered at its own height: the steps
+	// between its neighbours lie inside the rectangle.
+	area, from := 0.0, nd[cl].x
+	t := nd[cl].cr
+	for nd[t].x <= px {
+		area += (nd[t].x - from) * (py - nd[t].y)
+		from = nd[t].x
+		t = nd[t].cr
+	}
+	area += (px - from) * (py - nd[t].y)
+
+	// Sweep down: each lower row cuts into the area, and only rows that cut
+	// it are linked in; cl and cr stay the steps just outside the rectangle.
+	lz := s.lz
+	vol, zPrev := 0.0, P.z
+	for ; k < len(ord); k++ {
+		x, y, z := lx[k], ly[k], lz[k]
+		vol += area * (zPrev - z)
+		zPrev = z
+		switch {
+		case x >= px && y >= py:
+			// Below z nothing of the rectangle is uncovered.
+			return max(vol, 0), false
+		case x <= px && y <= py:
+			// Inside the rectangle, the row covers exactly its own
+			// exclusive area among the steps, which lie between its
+			// neighbours.
+			q := ord[k]
+			Q := &nd[q]
+			lost, from := 0.0, nd[Q.left].x
+			t := nd[Q.left].cr
+			for nd[t].x <= x {
+				lost += (nd[t].x - from) * (y - nd[t].y)
+				from = nd[t].x
+				t = nd[t].cr
+			}
+			lost += (x - from) * (y - nd[t].y)
+			area -= lost
+			Q.cl, Q.cr = Q.left, Q.right
+			nd[Q.left].cr, nd[Q.right].cl = q, q
+		case x > px: // y < py: a cut from below, if the row is above cr
+			if y < nd[cr].y {
+				continue
+			}
+			lost, right, h := 0.0, px, nd[cr].y
+			t := nd[cr].cl
+			for {
+				T := &nd[t]
+				lost += (right - T.x) * (y - h)
+				if T.y > y {
+					break
+				}
+				h, right = T.y, T.x
+				t = T.cl
+			}
+			area -= lost
+			q := ord[k]
+			nd[q].cl, nd[q].cr = t, cr
+			nd[t].cr, nd[cr].cl = q, q
+			cr = q
+		default: // x < px, y > py: a cut from the left, if right of cl
+			if x < nd[cl].x {
+				continue
+			}
+			lost, from := 0.0, nd[cl].x
+			t := nd[cl].cr
+			for nd[t].x <= x {
+				lost += (nd[t].x - from) * (py - nd[t].y)
+				from = nd[t].x
+				t = nd[t].cr
+			}
+			lost += (x - from) * (py - nd[t].y)
+			area -= lost
+			q := ord[k]
+			nd[q].cl, nd[q].cr = cl, t
+			nd[cl].cr, nd[t].cl = q, q
+			cl = q
+		}
+	}
+	return max(vol+area*zPrev, 0), false
+}
+
+// insert puts p, measured by contribution and not covered, into L, drops
+// the rows below it that it weakly dominates, and makes it the neighbour of
+// the rows below it whose staircase it joins. A neighbour equal to p in x
+// and y is below p, so this very pass drops it: p takes its place.
+func (s *hv4Sweep) insert(p int32) {
+	nd := s.nd
+	P := &nd[p]
+	px, py := P.x, P.y
+	// The arrays have room for every row, so inserting is a shift by one;
+	// done by hand, as slices.Insert costs as much again at this size.
+	pos, n := s.pos, len(s.ord)
+	ord, lx, ly, lz := s.ord[:n+1], s.lx[:n+1], s.ly[:n+1], s.lz[:n+1]
+	copy(ord[pos+1:], ord[pos:n])
+	copy(lx[pos+1:], lx[pos:n])
+	copy(ly[pos+1:], ly[pos:n])
+	copy(lz[pos+1:], lz[pos:n])
+	ord[pos], lx[pos], ly[pos], lz[pos] = p, px, py, P.z
+	s.ord, s.lx, s.ly, s.lz = ord, lx, ly, lz
+	w, k := pos+1, pos+1
+	for ; k <= n; k++ {
+		x, y := lx[k], ly[k]
+		if px >= x && py >= y {
+			continue // dropped
+		}
+		if x >= px && y >= py {
+			// This row hides p from the staircase of every row below it.
+			break
+		}
+		Q := &nd[ord[k]]
+		if px < x { // py > y
+			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
+				Q.left = p
+			}
+		} else { // px > x, py < y
+			if R := &nd[Q.right]; py > R.y || py == R.y && px >= R.x {
+				Q.right = p
+			}
+		}
+		ord[w], lx[w], ly[w], lz[w] = ord[k], x, y, lz[k]
+		w++
+	}
+	if w < k {
+		copy(ord[w:], ord[k:])
+		copy(lx[w:], lx[k:])
+		copy(ly[w:], ly[k:])
+		copy(lz[w:], lz[k:])
+		m := w + n + 1 - k
+		s.ord, s.lx, s.ly, s.lz = ord[:m], lx[:m], ly[:m], lz[:m]
+	}
+}
