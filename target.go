@@ -161,13 +161,10 @@ func (t OptimizationTarget) Maximize() (bool, error) {
 	if !t.IsValid() {
 		return false, unknownTargetValue("", t)
 	}
-	switch targetTable[t].dir {
-	case dirMaximize:
-		return true, nil
-	case dirMinimize:
-		return false, nil
+	if targetTable[t].dir == dirPerObjective {
+		return false, errorf(ErrNoScalarDirection, "", "%s optimizes one direction per objective", t)
 	}
-	return false, errorf(ErrNoScalarDirection, "", "%s optimizes one direction per objective", t)
+	return t.maximized(), nil
 }
 
 // maximized is Maximize for a target already known to be valid and scalar,
