@@ -118,14 +118,7 @@ rows:
 	for i := range n {
 		start := len(pts)
 		for j, v := range values[i*dims : (i+1)*dims] {
-			hi, lo := ref[j], v
-			if maximize[j] {
-				hi, lo = v, ref[j]
-			}
-			e, x := hi-lo, false
-			if math.IsInf(e, 1) && !math.IsInf(v, 0) {
-				e, x = hi/2-lo/2, true
-			}
+			e, x := halvedExtent(v, ref[j], maximize[j])
 			if !(e > 0) {
 				pts, twice = pts[:start], twice[:start]
 				continue rows

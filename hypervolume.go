@@ -88,14 +88,7 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 	for i := range n {
 		start := len(pts)
 		for j, v := range values[i*dims : (i+1)*dims] {
-			hi, lo := ref[j], v
-			if maximize[j] {
-				hi, lo = v, ref[j]
-			}
-			e, x := hi-lo, false
-			if math.IsInf(e, 1) && !math.IsInf(v, 0) {
-				e, x = hi/2-lo/2, true
-			}
+			e, x := halvedExtent(v, ref[j], maximize[j])
 			if !(e > 0) { // NaN fails too
 				pts, twice = pts[:start], twice[:start]
 				break
@@ -136,6 +129,22 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 		return math.Inf(1)
 	}
 	return math.Ldexp(v, scale)
+}
+
+// halvedExtent is the extent of value v in a column with reference ref:
+// v − ref when maximizing, ref − v when minimizing. When that subtraction
+// overflows between two finite numbers it returns the difference of the
+// halves instead, exact for values that large, and twice reports that the
+// extent is twice e.
+func halvedExtent(v, ref float64, maximize bool) (e float64, twice bool) {
+	hi, lo := ref, v
+	if maximize {
+		hi, lo = v, ref
+	}
+	if e = hi - lo; math.IsInf(e, 1) && !math.IsInf(v, 0) {
+		return hi/2 - lo/2, true
+	}
+	return e, false
 }
 
 // checkHypervolume adds the reference point to the shape rules every matrix

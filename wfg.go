@@ -164,16 +164,4 @@ next:
 
 // coveredBy reports whether some row of the matrix rows is ≥ p in every
 // column.
-func coveredBy(rows, p []float64) bool {
-	d := len(p)
-next:
-	for k := 0; k < len(rows); k += d {
-		for c, v := range p {
-			if rows[k+c] < v {
-				continue next
-			}
-		}
-		return true
-	}
-	return false
-}
+func coveredBy(rows, p []float64) bool { return firstCovering(rows, p) >= 0 }
