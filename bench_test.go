@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // benchMatrix returns an n×d row-major matrix, the same for the same
@@ -362,4 +364,44 @@ func BenchmarkParetoArchiveAdd(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchAgainstHypervolume times f beside one Hypervolume of the same rows,
+// as sub-benchmarks name/f=fName and name/f=hypervolume, and in a third,
+// name/f=ratio, alternates the two within each iteration and reports f's
+// time over Hypervolume's, a ratio that holds on a machine whose load
+// drifts.
+func benchAgainstHypervolume(b *testing.B, name, fName string, f func() error, values []float64, dims int, maximize []bool, ref []float64) {
+	hv := func() error {
+		_, err := Hypervolume(values, dims, maximize, ref)
+		return err
+	}
+	for _, run := range []struct {
+		name string
+		f    func() error
+	}{{fName, f}, {"hypervolume", hv}} {
+		b.Run(name+"/f="+run.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := run.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run(name+"/f=ratio", func(b *testing.B) {
+		var tf, thv time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if err := f(); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if err := hv(); err != nil {
+				b.Fatal(err)
+			}
+			tf, thv = tf+t1.Sub(t0), thv+time.Since(t1)
+		}
+		b.ReportMetric(float64(tf)/float64(thv), strings.SplitN(fName, "/", 2)[0]+"/hypervolume")
+	})
 }

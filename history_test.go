@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -209,39 +208,10 @@ func BenchmarkHypervolumeHistory(b *testing.B) {
 		values := benchMatrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		name := fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.d, int(math.Round(math.Log10(float64(c.n)))))
-		b.Run(name+"/f=history", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := HypervolumeHistory(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/f=hypervolume", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		// The two calls alternate within each iteration, so that the
-		// ratio holds on a machine whose load drifts.
-		b.Run(name+"/f=ratio", func(b *testing.B) {
-			var hist, hv time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				if _, err := HypervolumeHistory(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-				t1 := time.Now()
-				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-				hist, hv = hist+t1.Sub(t0), hv+time.Since(t1)
-			}
-			b.ReportMetric(float64(hist)/float64(hv), "history/hypervolume")
-		})
+		benchAgainstHypervolume(b, name, "history", func() error {
+			_, err := HypervolumeHistory(values, c.d, maximize, ref)
+			return err
+		}, values, c.d, maximize, ref)
 	}
 }
 

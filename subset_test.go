@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -273,39 +272,10 @@ func BenchmarkHypervolumeSubset(b *testing.B) {
 		values := benchMatrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		name := fmt.Sprintf("shape=%s/d=%d/n=1e4", c.shape, c.d)
-		b.Run(name+"/f=subset/k=10", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, _, err := HypervolumeSubset(values, c.d, maximize, ref, 10); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/f=hypervolume", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		// The two calls alternate within each iteration, so that the
-		// ratio holds on a machine whose load drifts.
-		b.Run(name+"/f=ratio/k=10", func(b *testing.B) {
-			var sub, hv time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				if _, _, err := HypervolumeSubset(values, c.d, maximize, ref, 10); err != nil {
-					b.Fatal(err)
-				}
-				t1 := time.Now()
-				if _, err := Hypervolume(values, c.d, maximize, ref); err != nil {
-					b.Fatal(err)
-				}
-				sub, hv = sub+t1.Sub(t0), hv+time.Since(t1)
-			}
-			b.ReportMetric(float64(sub)/float64(hv), "subset/hypervolume")
-		})
+		benchAgainstHypervolume(b, name, "subset/k=10", func() error {
+			_, _, err := HypervolumeSubset(values, c.d, maximize, ref, 10)
+			return err
+		}, values, c.d, maximize, ref)
 	}
 }
 
