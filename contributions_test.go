@@ -32,6 +32,10 @@ func TestHypervolumeContributionsRescaleOverflow(t *testing.T) {
 		// row 1's: 2·MaxFloat64·2^-10 − MaxFloat64·2^-11 = 3·MaxFloat64/2048;
 		// row 1 adds nothing. No gap overflows (MaxFloat64 − 0 is the widest).
 		{"two columns, over a dominated row", 2, []float64{maxF, 0x1p-10, 0, 0x1p-11}, []bool{true, true}, []float64{-maxF, 0}, []float64{3 * (maxF / 2048), 0}},
+		// Extents 1e300, 1e300 and 1e-300 from a reference at 0, whose
+		// magnitude cannot set the scale: 1e300·1e300 overflows, the share
+		// 1e300 fits.
+		{"the rows set the scale, not the reference", 3, []float64{1e300, 1e300, 1e-300}, []bool{true, true, true}, []float64{0, 0, 0}, []float64{1e300}},
 		// 2·MaxFloat64·1 does not fit: +Inf.
 		{"a share beyond MaxFloat64 stays infinite", 2, []float64{maxF, 1}, []bool{true, true}, []float64{-maxF, 0}, []float64{math.Inf(1)}},
 	}
