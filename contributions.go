@@ -248,17 +248,22 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	area := make([]float64, m)  // exclusive area of a front rank
 	since := make([]float64, m) // height at which area took its value
 
-	// bounds returns the left side and the bottom of front rank r's
-	// rectangle.
-	bounds := func(r int) (xl, ys float64) {
-		xl, ys = ox, oy
-		if l := front.set.prev(r); l >= 0 {
-			xl = x[l]
+	// The rectangle of front rank r lies right of its predecessor l on the
+	// front and above its successor s; leftOf and below give its left side
+	// and bottom from l and s (-1 for none). The sweep passes neighbours it
+	// already knows instead of asking the rank set again, which is most of
+	// the cost of a step.
+	leftOf := func(l int) float64 {
+		if l >= 0 {
+			return x[l]
 		}
-		if s := front.set.next(r); s >= 0 {
-			ys = y[s]
+		return ox
+	}
+	below := func(s int) float64 {
+		if s >= 0 {
+			return y[s]
 		}
-		return xl, ys
+		return oy
 	}
 	// settle integrates front rank r's exclusive area up to height z.
 	settle := func(r int, z float64) {
@@ -267,38 +272,39 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 		}
 		since[r] = z
 	}
-	// exclusive measures front rank r's area from scratch. For a new front
-	// rank the back rows in its rectangle are those it has just pushed off
-	// the front, so the walk is paid for by their entering the back.
-	var exclusive func(r int) float64
-	// take removes lost from front rank r's area. Inf−Inf says nothing, and
-	// a difference that cancels more than half the area would carry the
-	// rounding of the larger one into the smaller, so then the area is
-	// measured again instead: it at least halves each time, so that happens
-	// O(log) times per rank on any data with a bounded ratio of areas.
-	take := func(r int, lost float64) {
-		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) || 2*lost > area[r] {
-			area[r] = exclusive(r)
-			return
-		}
-		area[r] = max(area[r]-lost, 0)
-	}
-	exclusive = func(r int) float64 {
-		xl, ys := bounds(r)
+	// exclusive measures front rank r's area from scratch, given its
+	// predecessor l on the front, its left side xl and its bottom ys. For a
+	// new front rank the back rows in its rectangle are those it has just
+	// pushed off the front, so the walk is paid for by their entering the
+	// back.
+	exclusive := func(r, l int, xl, ys float64) float64 {
 		xr, yr := x[r], y[r]
 		a, from := 0.0, xl
-		q := back.set.next(front.set.prev(r))
+		q := back.set.next(l)
 		for ; q >= 0 && x[q] <= xr && y[q] > ys; q = back.set.next(q) {
 			a += rect(x[q]-from, yr-max(y[q], ys))
 			from = max(from, x[q])
 		}
 		return a + rect(xr-from, yr-ys)
 	}
+	// take removes lost from front rank r's area, whose rectangle
+	// exclusive would measure from l, xl and ys. Inf−Inf says nothing, and
+	// a difference that cancels more than half the area would carry the
+	// rounding of the larger one into the smaller, so then the area is
+	// measured again instead: it at least halves each time, so that happens
+	// O(log) times per rank on any data with a bounded ratio of areas.
+	take := func(r int, lost float64, l int, xl, ys float64) {
+		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) || 2*lost > area[r] {
+			area[r] = exclusive(r, l, xl, ys)
+			return
+		}
+		area[r] = max(area[r]-lost, 0)
+	}
 	// raiseBottom returns the uncovered area of front rank r's rectangle
 	// between heights lo and hi, the strip it loses when its bottom rises
-	// from lo to hi, dropping the back rows that fall below hi.
-	raiseBottom := func(r int, lo, hi float64) float64 {
-		xl, _ := bounds(r)
+	// from lo to hi, dropping the back rows that fall below hi; xl is its
+	// left side.
+	raiseBottom := func(r int, xl, lo, hi float64) float64 {
 		// The last back row at or left of x[r]; ranks order ties in x
 		// arbitrarily, and the back holds at most one row with a given x.
 		q := back.set.next(r)
@@ -320,9 +326,8 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	// moveLeft returns the uncovered area of front rank r's rectangle
 	// between x = lo and x = hi, the strip it loses when its left side moves
 	// from lo to hi, dropping the back rows in it. from is a rank whose x is
-	// lo.
-	moveLeft := func(r, from int, lo, hi float64) float64 {
-		_, ys := bounds(r)
+	// lo, and ys is the rectangle's bottom.
+	moveLeft := func(r, from int, ys, lo, hi float64) float64 {
 		yr := y[r]
 		lost, left := 0.0, lo
 		q := back.set.next(from)
@@ -348,7 +353,8 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			if back.covers(r) {
 				continue
 			}
-			xl, ys := bounds(host)
+			hl := front.set.prev(host)
+			xl, ys := leftOf(hl), below(front.set.next(host))
 			if y[r] <= ys {
 				continue // under two front rows: inside no rectangle
 			}
@@ -358,7 +364,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			if x[r] == x[host] && y[r] == y[host] {
 				area[host] = 0 // exactly, whatever the rounding of gain
 			} else {
-				take(host, gain)
+				take(host, gain, hl, xl, ys)
 			}
 			continue
 		}
@@ -375,20 +381,15 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			}
 		}
 		if l >= 0 {
-			lo := oy
-			if lOldNext >= 0 {
-				lo = y[lOldNext]
-			}
+			ll := front.set.prev(l)
+			xl := leftOf(ll)
 			settle(l, z)
-			take(l, raiseBottom(l, lo, y[r]))
+			take(l, raiseBottom(l, xl, below(lOldNext), y[r]), ll, xl, y[r])
 		}
 		if s >= 0 {
-			lo := ox
-			if sOldPrev >= 0 {
-				lo = x[sOldPrev]
-			}
+			ys := below(front.set.next(s))
 			settle(s, z)
-			take(s, moveLeft(s, sOldPrev, lo, x[r]))
+			take(s, moveLeft(s, sOldPrev, ys, leftOf(sOldPrev), x[r]), r, x[r], ys)
 		}
 		for _, q := range removed {
 			settle(q, z)
@@ -398,7 +399,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			}
 		}
 		since[r] = z
-		area[r] = exclusive(r)
+		area[r] = exclusive(r, l, leftOf(l), below(s))
 	}
 	for r := front.set.next(-1); r >= 0; r = front.set.next(r) {
 		settle(r, oz)
