@@ -245,8 +245,11 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	ox, oy, oz := origin[0], origin[1], origin[2]
 	front := staircase{set: newRankSet(m), x: x, y: y}
 	back := staircase{set: newRankSet(m), x: x, y: y}
-	area := make([]float64, m)  // exclusive area of a front rank
-	since := make([]float64, m) // height at which area took its value
+	// Per rank, side by side so one step touches one cache line per rank:
+	// the exclusive area of a front rank, the height at which it took that
+	// value, and the volume integrated so far.
+	type tally struct{ area, since, vol float64 }
+	ts := make([]tally, m)
 
 	// The rectangle of front rank r lies right of its predecessor l on the
 	// front and above its successor s; leftOf and below give its left side
@@ -267,10 +270,11 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	}
 	// settle integrates front rank r's exclusive area up to height z.
 	settle := func(r int, z float64) {
-		if area[r] > 0 && since[r] > z { // +Inf heights meet only here
-			out[owner[r]] += area[r] * (since[r] - z)
+		t := &ts[r]
+		if t.area > 0 && t.since > z { // +Inf heights meet only here
+			t.vol += t.area * (t.since - z)
 		}
-		since[r] = z
+		t.since = z
 	}
 	// exclusive measures front rank r's area from scratch, given its
 	// predecessor l on the front, its left side xl and its bottom ys. For a
@@ -294,11 +298,12 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	// measured again instead: it at least halves each time, so that happens
 	// O(log) times per rank on any data with a bounded ratio of areas.
 	take := func(r int, lost float64, l int, xl, ys float64) {
-		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) || 2*lost > area[r] {
-			area[r] = exclusive(r, l, xl, ys)
+		t := &ts[r]
+		if math.IsInf(t.area, 1) || math.IsInf(lost, 1) || 2*lost > t.area {
+			t.area = exclusive(r, l, xl, ys)
 			return
 		}
-		area[r] = max(area[r]-lost, 0)
+		t.area = max(t.area-lost, 0)
 	}
 	// raiseBottom returns the uncovered area of front rank r's rectangle
 	// between heights lo and hi, the strip it loses when its bottom rises
@@ -348,8 +353,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
 		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
-		if front.covers(r) {
-			host := front.cover(r)
+		if host := front.cover(r); host >= 0 && y[host] >= y[r] {
 			if back.covers(r) {
 				continue
 			}
@@ -362,7 +366,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			gain, dropped = back.insert(r, xl, ys, dropped[:0])
 			settle(host, z)
 			if x[r] == x[host] && y[r] == y[host] {
-				area[host] = 0 // exactly, whatever the rounding of gain
+				ts[host].area = 0 // exactly, whatever the rounding of gain
 			} else {
 				take(host, gain, hl, xl, ys)
 			}
@@ -393,16 +397,18 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 		}
 		for _, q := range removed {
 			settle(q, z)
-			area[q] = 0
+			ts[q].area = 0
 			if !back.covers(q) {
 				_, dropped = back.insert(q, ox, oy, dropped[:0])
 			}
 		}
-		since[r] = z
-		area[r] = exclusive(r, l, leftOf(l), below(s))
+		ts[r].area, ts[r].since = exclusive(r, l, leftOf(l), below(s)), z
 	}
 	for r := front.set.next(-1); r >= 0; r = front.set.next(r) {
 		settle(r, oz)
+	}
+	for r, t := range ts {
+		out[owner[r]] = t.vol
 	}
 	return out
 }
