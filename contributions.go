@@ -353,11 +353,20 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
 		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
-		if host := front.cover(r); host >= 0 && y[host] >= y[r] {
+		// r's neighbours on the front; front.cover(r) inlined so that the
+		// lookups serve the insertion below too.
+		p, n := front.set.prev(r), front.set.next(r)
+		host, hl := n, p
+		if p >= 0 && x[p] >= x[r] {
+			host, hl = p, -2 // a tie in x; -2: not yet known
+		}
+		if host >= 0 && y[host] >= y[r] {
 			if back.covers(r) {
 				continue
 			}
-			hl := front.set.prev(host)
+			if hl == -2 {
+				hl = front.set.prev(host)
+			}
 			xl, ys := leftOf(hl), below(front.set.next(host))
 			if y[r] <= ys {
 				continue // under two front rows: inside no rectangle
@@ -372,8 +381,21 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			}
 			continue
 		}
-		_, removed = front.insert(r, ox, oy, removed[:0])
-		l, s := front.set.prev(r), front.set.next(r)
+		// front.insert without its gain, which the sweep does not use, and
+		// returning r's new neighbours l and s.
+		removed = removed[:0]
+		s := n
+		if s >= 0 && x[s] <= x[r] { // a tie in x that r dominates
+			front.set.remove(s)
+			removed = append(removed, s)
+			s = front.set.next(s)
+		}
+		l := p
+		for ; l >= 0 && y[l] <= y[r]; l = front.set.prev(l) {
+			front.set.remove(l)
+			removed = append(removed, l)
+		}
+		front.set.add(r)
 		// The removed rows were l's old successor and s's old predecessor.
 		lOldNext, sOldPrev := s, l
 		for _, q := range removed {
