@@ -245,60 +245,71 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	ox, oy, oz := origin[0], origin[1], origin[2]
 	front := staircase{set: newRankSet(m), x: x, y: y}
 	back := staircase{set: newRankSet(m), x: x, y: y}
-	area := make([]float64, m)  // exclusive area of a front rank
-	since := make([]float64, m) // height at which area took its value
+	// Per rank, side by side so one step touches one cache line per rank:
+	// the exclusive area of a front rank, the height at which it took that
+	// value, and the volume integrated so far.
+	type tally struct{ area, since, vol float64 }
+	ts := make([]tally, m)
 
-	// bounds returns the left side and the bottom of front rank r's
-	// rectangle.
-	bounds := func(r int) (xl, ys float64) {
-		xl, ys = ox, oy
-		if l := front.set.prev(r); l >= 0 {
-			xl = x[l]
+	// The rectangle of front rank r lies right of its predecessor l on the
+	// front and above its successor s; leftOf and below give its left side
+	// and bottom from l and s (-1 for none). The sweep passes neighbours it
+	// already knows instead of asking the rank set again, which is most of
+	// the cost of a step.
+	leftOf := func(l int) float64 {
+		if l >= 0 {
+			return x[l]
 		}
-		if s := front.set.next(r); s >= 0 {
-			ys = y[s]
+		return ox
+	}
+	below := func(s int) float64 {
+		if s >= 0 {
+			return y[s]
 		}
-		return xl, ys
+		return oy
 	}
 	// settle integrates front rank r's exclusive area up to height z.
 	settle := func(r int, z float64) {
-		if area[r] > 0 && since[r] > z { // +Inf heights meet only here
-			out[owner[r]] += area[r] * (since[r] - z)
+		t := &ts[r]
+		if t.area > 0 && t.since > z { // +Inf heights meet only here
+			t.vol += t.area * (t.since - z)
 		}
-		since[r] = z
+		t.since = z
 	}
-	// exclusive measures front rank r's area from scratch. For a new front
-	// rank the back rows in its rectangle are those it has just pushed off
-	// the front, so the walk is paid for by their entering the back.
-	var exclusive func(r int) float64
-	// take removes lost from front rank r's area. Inf−Inf says nothing, and
-	// a difference that cancels more than half the area would carry the
-	// rounding of the larger one into the smaller, so then the area is
-	// measured again instead: it at least halves each time, so that happens
-	// O(log) times per rank on any data with a bounded ratio of areas.
-	take := func(r int, lost float64) {
-		if math.IsInf(area[r], 1) || math.IsInf(lost, 1) || 2*lost > area[r] {
-			area[r] = exclusive(r)
-			return
-		}
-		area[r] = max(area[r]-lost, 0)
-	}
-	exclusive = func(r int) float64 {
-		xl, ys := bounds(r)
+	// exclusive measures front rank r's area from scratch, given its
+	// predecessor l on the front, its left side xl and its bottom ys. For a
+	// new front rank the back rows in its rectangle are those it has just
+	// pushed off the front, so the walk is paid for by their entering the
+	// back.
+	exclusive := func(r, l int, xl, ys float64) float64 {
 		xr, yr := x[r], y[r]
 		a, from := 0.0, xl
-		q := back.set.next(front.set.prev(r))
+		q := back.set.next(l)
 		for ; q >= 0 && x[q] <= xr && y[q] > ys; q = back.set.next(q) {
 			a += rect(x[q]-from, yr-max(y[q], ys))
 			from = max(from, x[q])
 		}
 		return a + rect(xr-from, yr-ys)
 	}
+	// take removes lost from front rank r's area, whose rectangle
+	// exclusive would measure from l, xl and ys. Inf−Inf says nothing, and
+	// a difference that cancels more than half the area would carry the
+	// rounding of the larger one into the smaller, so then the area is
+	// measured again instead: it at least halves each time, so that happens
+	// O(log) times per rank on any data with a bounded ratio of areas.
+	take := func(r int, lost float64, l int, xl, ys float64) {
+		t := &ts[r]
+		if math.IsInf(t.area, 1) || math.IsInf(lost, 1) || 2*lost > t.area {
+			t.area = exclusive(r, l, xl, ys)
+			return
+		}
+		t.area = max(t.area-lost, 0)
+	}
 	// raiseBottom returns the uncovered area of front rank r's rectangle
 	// between heights lo and hi, the strip it loses when its bottom rises
-	// from lo to hi, dropping the back rows that fall below hi.
-	raiseBottom := func(r int, lo, hi float64) float64 {
-		xl, _ := bounds(r)
+	// from lo to hi, dropping the back rows that fall below hi; xl is its
+	// left side.
+	raiseBottom := func(r int, xl, lo, hi float64) float64 {
 		// The last back row at or left of x[r]; ranks order ties in x
 		// arbitrarily, and the back holds at most one row with a given x.
 		q := back.set.next(r)
@@ -320,9 +331,8 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	// moveLeft returns the uncovered area of front rank r's rectangle
 	// between x = lo and x = hi, the strip it loses when its left side moves
 	// from lo to hi, dropping the back rows in it. from is a rank whose x is
-	// lo.
-	moveLeft := func(r, from int, lo, hi float64) float64 {
-		_, ys := bounds(r)
+	// lo, and ys is the rectangle's bottom.
+	moveLeft := func(r, from int, ys, lo, hi float64) float64 {
 		yr := y[r]
 		lost, left := 0.0, lo
 		q := back.set.next(from)
@@ -343,12 +353,21 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
 		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
-		if front.covers(r) {
-			host := front.cover(r)
+		// r's neighbours on the front; front.cover(r) inlined so that the
+		// lookups serve the insertion below too.
+		p, n := front.set.prev(r), front.set.next(r)
+		host, hl := n, p
+		if p >= 0 && x[p] >= x[r] {
+			host, hl = p, -2 // a tie in x; -2: not yet known
+		}
+		if host >= 0 && y[host] >= y[r] {
 			if back.covers(r) {
 				continue
 			}
-			xl, ys := bounds(host)
+			if hl == -2 {
+				hl = front.set.prev(host)
+			}
+			xl, ys := leftOf(hl), below(front.set.next(host))
 			if y[r] <= ys {
 				continue // under two front rows: inside no rectangle
 			}
@@ -356,14 +375,27 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			gain, dropped = back.insert(r, xl, ys, dropped[:0])
 			settle(host, z)
 			if x[r] == x[host] && y[r] == y[host] {
-				area[host] = 0 // exactly, whatever the rounding of gain
+				ts[host].area = 0 // exactly, whatever the rounding of gain
 			} else {
-				take(host, gain)
+				take(host, gain, hl, xl, ys)
 			}
 			continue
 		}
-		_, removed = front.insert(r, ox, oy, removed[:0])
-		l, s := front.set.prev(r), front.set.next(r)
+		// front.insert without its gain, which the sweep does not use, and
+		// returning r's new neighbours l and s.
+		removed = removed[:0]
+		s := n
+		if s >= 0 && x[s] <= x[r] { // a tie in x that r dominates
+			front.set.remove(s)
+			removed = append(removed, s)
+			s = front.set.next(s)
+		}
+		l := p
+		for ; l >= 0 && y[l] <= y[r]; l = front.set.prev(l) {
+			front.set.remove(l)
+			removed = append(removed, l)
+		}
+		front.set.add(r)
 		// The removed rows were l's old successor and s's old predecessor.
 		lOldNext, sOldPrev := s, l
 		for _, q := range removed {
@@ -375,33 +407,30 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			}
 		}
 		if l >= 0 {
-			lo := oy
-			if lOldNext >= 0 {
-				lo = y[lOldNext]
-			}
+			ll := front.set.prev(l)
+			xl := leftOf(ll)
 			settle(l, z)
-			take(l, raiseBottom(l, lo, y[r]))
+			take(l, raiseBottom(l, xl, below(lOldNext), y[r]), ll, xl, y[r])
 		}
 		if s >= 0 {
-			lo := ox
-			if sOldPrev >= 0 {
-				lo = x[sOldPrev]
-			}
+			ys := below(front.set.next(s))
 			settle(s, z)
-			take(s, moveLeft(s, sOldPrev, lo, x[r]))
+			take(s, moveLeft(s, sOldPrev, ys, leftOf(sOldPrev), x[r]), r, x[r], ys)
 		}
 		for _, q := range removed {
 			settle(q, z)
-			area[q] = 0
+			ts[q].area = 0
 			if !back.covers(q) {
 				_, dropped = back.insert(q, ox, oy, dropped[:0])
 			}
 		}
-		since[r] = z
-		area[r] = exclusive(r)
+		ts[r].area, ts[r].since = exclusive(r, l, leftOf(l), below(s)), z
 	}
 	for r := front.set.next(-1); r >= 0; r = front.set.next(r) {
 		settle(r, oz)
+	}
+	for r, t := range ts {
+		out[owner[r]] = t.vol
 	}
 	return out
 }
