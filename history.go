@@ -141,16 +141,7 @@ rows:
 	}
 	scale := 0
 	if len(rows) > 0 {
-		for _, k := range top {
-			scale += k
-		}
-	}
-	for i, e := range pts {
-		k := -top[i%dims]
-		if twice[i] {
-			k++
-		}
-		pts[i] = math.Ldexp(e, k)
+		scale = scaleExtents(pts, twice, top)
 	}
 	m := len(rows)
 	var curve []float64 // the scaled volume after each of the rows

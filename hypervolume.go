@@ -113,22 +113,31 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 	if rows == 0 {
 		return 0
 	}
-	scale := 0
-	for _, k := range top {
-		scale += k
-	}
-	for i, e := range pts {
-		k := -top[i%dims]
-		if twice[i] {
-			k++
-		}
-		pts[i] = math.Ldexp(e, k)
-	}
+	scale := scaleExtents(pts, twice, top)
 	v := hvFinite(pts, dims)
 	if v < math.Ldexp(float64(rows), -960) {
 		return math.Inf(1)
 	}
 	return math.Ldexp(v, scale)
+}
+
+// scaleExtents scales each column of the extent rows pts by 2^-top[j], the
+// column's largest binary exponent, taking an extent marked in twice as
+// twice its value, and returns the sum of the exponents, by which a volume
+// of the scaled rows scales back. Powers of two scale exactly while the
+// result stays normal.
+func scaleExtents(pts []float64, twice []bool, top []int) (scale int) {
+	for _, k := range top {
+		scale += k
+	}
+	for i, e := range pts {
+		k := -top[i%len(top)]
+		if twice[i] {
+			k++
+		}
+		pts[i] = math.Ldexp(e, k)
+	}
+	return scale
 }
 
 // halvedExtent is the extent of value v in a column with reference ref:
