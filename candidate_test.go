@@ -131,18 +131,28 @@ func FuzzCandidateJSON(f *testing.F) {
 			}
 			return
 		}
-		enc, err := json.Marshal(c)
-		if err != nil {
-			t.Fatalf("cannot encode %+v: %v", c, err)
-		}
-		var again Candidate
-		if err := json.Unmarshal(enc, &again); err != nil {
-			t.Fatalf("cannot decode %s: %v", enc, err)
-		}
-		if diff := cmp.Diff(c, again, sameFloat); diff != "" {
-			t.Fatalf("round trip of %s (-first +again):\n%s", enc, diff)
-		}
+		checkCandidateRoundTrip(t, c)
 	})
+}
+
+// checkCandidateRoundTrip fails unless c encodes with encoding/json and
+// decodes back to itself, NaN equal to NaN.
+func checkCandidateRoundTrip(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, c Candidate) {
+	t.Helper()
+	enc, err := json.Marshal(c)
+	if err != nil {
+		t.Fatalf("cannot encode %+v: %v", c, err)
+	}
+	var again Candidate
+	if err := json.Unmarshal(enc, &again); err != nil {
+		t.Fatalf("cannot decode %s: %v", enc, err)
+	}
+	if diff := cmp.Diff(c, again, sameFloat); diff != "" {
+		t.Fatalf("round trip of %s (-first +again):\n%s", enc, diff)
+	}
 }
 
 // TestParseJSONIntMatchesExactArithmetic checks the integer reader of

@@ -492,17 +492,7 @@ func TestCandidateJSONRoundTrip(t *testing.T) {
 		if rapid.Bool().Draw(t, "nil metrics") {
 			c.Metrics, c.Config = nil, nil
 		}
-		data, err := json.Marshal(c)
-		if err != nil {
-			t.Fatalf("Marshal(%+v): %v", c, err)
-		}
-		var got Candidate
-		if err := json.Unmarshal(data, &got); err != nil {
-			t.Fatalf("Unmarshal(%s): %v", data, err)
-		}
-		if diff := cmp.Diff(c, got, sameFloat); diff != "" {
-			t.Fatalf("round trip of %s mismatch (-want +got):\n%s", data, diff)
-		}
+		checkCandidateRoundTrip(t, c)
 	})
 }
 
