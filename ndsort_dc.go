@@ -9,7 +9,7 @@ import (
 // compares rows pairwise: a helperA call on at most dcBrute rows, or a
 // helperB call whose two sides multiply to at most dcBrute². A variable so
 // that tests can force the recursion down to single rows.
-var dcBrute = 24
+var dcBrute = 32
 
 // sortLayersDC is non-dominated sorting by divide and conquer for two or
 // more columns, O(n log^(d−1) n) for d columns: Jensen's recursion (IEEE
@@ -21,24 +21,26 @@ var dcBrute = 24
 // are those of sortedKeys; layer receives each input row's layer.
 func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	// Collapse copies: they share a layer and never dominate one another.
-	// Unique row u keeps its keys at uniq[u*dims:]; u ascends in
-	// lexicographic order, so a row can be dominated only by smaller ones.
+	// Unique row u keeps key k at cols[k][u]; u ascends in lexicographic
+	// order, so a row can be dominated only by smaller ones. Columns rather
+	// than rows, because the recursion reads one key of many rows at a time.
 	n := len(order)
-	uniq := make([]uint64, 0, len(rows))
+	cols := make([][]uint64, dims)
 	of := make([]int, n) // sorted position -> unique row
 	u := -1
 	for r := range n {
 		p := rows[r*dims : (r+1)*dims]
 		if r == 0 || !slices.Equal(rows[(r-1)*dims:r*dims], p) {
-			uniq = append(uniq, p...)
+			for k, v := range p {
+				cols[k] = append(cols[k], v)
+			}
 			u++
 		}
 		of[r] = u
 	}
 	m := u + 1
 	s := dcSorter{
-		keys:    uniq,
-		dims:    dims,
+		cols:    cols,
 		rank:    make([]int, m),
 		scratch: make([]int32, m),
 		keyBuf:  make([]uint64, m),
@@ -55,21 +57,23 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 
 // dcSorter holds the state of one sortLayersDC run.
 type dcSorter struct {
-	keys    []uint64 // unique rows, row-major, in lexicographic order
-	dims    int
-	rank    []int    // lower bounds on the layers, final once a call ends
-	scratch []int32  // partition and merge buffer
-	keyBuf  []uint64 // threshold's buffer
+	cols    [][]uint64 // key k of unique row u at cols[k][u]
+	rank    []int      // lower bounds on the layers, final once a call ends
+	scratch []int32    // partition and merge buffer
+	keyBuf  []uint64   // threshold's buffer
 	stairs  []dcStep
 }
 
-func (s *dcSorter) key(i int32, k int) uint64 { return s.keys[int(i)*s.dims+k] }
+func (s *dcSorter) key(i int32, k int) uint64 { return s.cols[k][i] }
 
 // covers reports whether row a is no larger than row b in keys 0..k.
 func (s *dcSorter) covers(a, b int32, k int) bool {
-	ra := s.keys[int(a)*s.dims : int(a)*s.dims+k+1]
-	rb := s.keys[int(b)*s.dims : int(b)*s.dims+k+1]
-	return noLarger(ra, rb)
+	for _, c := range s.cols[:k+1] {
+		if c[a] > c[b] {
+			return false
+		}
+	}
+	return true
 }
 
 // helperA sets the final layer of every row of S, given that the rows are
@@ -125,6 +129,20 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	if len(L) == 0 || len(H) == 0 {
 		return
 	}
+	// A row of L raises a row of H only if its layer is at least the
+	// bound of that row: with every layer of L below every bound of H
+	// there is nothing to do.
+	top := s.rank[L[0]]
+	for _, l := range L[1:] {
+		top = max(top, s.rank[l])
+	}
+	bottom := s.rank[H[0]]
+	for _, h := range H[1:] {
+		bottom = min(bottom, s.rank[h])
+	}
+	if top < bottom {
+		return
+	}
 	if len(L)*len(H) <= dcBrute*dcBrute {
 		for _, h := range H {
 			for _, l := range L {
@@ -176,22 +194,32 @@ func (s *dcSorter) keyRange(S []int32, k int) (lo, hi uint64) {
 	return lo, hi
 }
 
-// threshold picks a cut of key k over the rows of A and B near their median
-// that leaves both sides non-empty; top is the largest key, and the keys
-// are not all equal.
+// threshold picks a cut of key k over the rows of A and B that leaves both
+// sides non-empty; top is the largest key, and the keys are not all equal.
+// The cut is at the median of at most dcSample rows spread evenly over A
+// and B: exact medians would cost a selection over every row at every
+// call, and a sample's median splits nearly as evenly.
 func (s *dcSorter) threshold(A, B []int32, k int, top uint64) dcCut {
 	vals := s.keyBuf[:0]
-	for _, i := range A {
-		vals = append(vals, s.key(i, k))
-	}
-	for _, i := range B {
-		vals = append(vals, s.key(i, k))
+	total := len(A) + len(B)
+	step := max(1, total/dcSample)
+	for p := step / 2; p < total; p += step {
+		i := p
+		if i < len(A) {
+			vals = append(vals, s.key(A[i], k))
+		} else {
+			vals = append(vals, s.key(B[i-len(A)], k))
+		}
 	}
 	t := selectKey(vals, len(vals)/2)
-	// Below t and above t each hold at most half the rows; put the rows at
-	// t on the side that leaves the other non-empty.
+	// Put the rows at t on the side that leaves the other non-empty: if t
+	// is below top, the rows above t are not none; else some row is below.
 	return dcCut{t: t, atLow: t < top}
 }
+
+// dcSample is how many rows threshold samples at most; a variable so that
+// tests can make the sample small.
+var dcSample = 63
 
 // selectKey returns the value of rank r in vals (0-based), reordering vals:
 // Hoare's quickselect with a median-of-three pivot.
@@ -274,11 +302,20 @@ type dcStep struct {
 // stairsBest gives the largest layer among the swept rows whose key 1 is at
 // most k1, or −1. The staircase ascends in both k1 and rank.
 func (s *dcSorter) stairsBest(k1 uint64) int {
-	j := sort.Search(len(s.stairs), func(j int) bool { return s.stairs[j].k1 > k1 })
-	if j == 0 {
+	st := s.stairs
+	lo, hi := 0, len(st) // the first step above k1 is in st[lo:hi+1]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if st[mid].k1 > k1 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo == 0 {
 		return -1
 	}
-	return s.stairs[j-1].rank
+	return st[lo-1].rank
 }
 
 // stairsAdd records a swept row, dropping the steps it makes redundant.

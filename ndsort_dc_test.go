@@ -10,10 +10,10 @@ import (
 )
 
 // dcLayers runs the divide and conquer alone on a matrix with at least two
-// columns, with brute for dcBrute.
-func dcLayers(values []float64, dims int, maximize []bool, brute int) []int {
-	defer func(old int) { dcBrute = old }(dcBrute)
-	dcBrute = brute
+// columns, with brute for dcBrute and sample for dcSample.
+func dcLayers(values []float64, dims int, maximize []bool, brute, sample int) []int {
+	defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
+	dcBrute, dcSample = brute, sample
 	n := len(values) / dims
 	layer := make([]int, n)
 	if n == 0 {
@@ -50,8 +50,9 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
 				brute := rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute")
+				sample := rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample")
 				orig := slices.Clone(vals)
-				got := dcLayers(vals, dims, maximize, brute)
+				got := dcLayers(vals, dims, maximize, brute, sample)
 				if !sameBits(vals, orig) {
 					t.Fatal("sortLayersDC modified its input")
 				}
@@ -78,7 +79,8 @@ func TestSortLayersDCGrid(t *testing.T) {
 		)
 		vals := rapid.SliceOfN(cell, n*dims, n*dims).Draw(t, "values")
 		brute := rapid.SampledFrom([]int{1, 4}).Draw(t, "brute")
-		got := dcLayers(vals, dims, maximize, brute)
+		sample := rapid.SampledFrom([]int{1, 3, dcSample}).Draw(t, "sample")
+		got := dcLayers(vals, dims, maximize, brute, sample)
 		want := oracleLayers(vals, dims, maximize)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("layers (-peeling +got):\n%s", diff)
@@ -141,8 +143,8 @@ func TestSortLayersDCTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, brute := range []int{1, 24} {
-				got := dcLayers(tt.values, tt.dims, tt.maximize, brute)
+			for _, brute := range []int{1, dcBrute} {
+				got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1)
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Fatalf("brute %d: layers (-want +got):\n%s", brute, diff)
 				}
