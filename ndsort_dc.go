@@ -26,6 +26,9 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	// than rows, because the recursion reads one key of many rows at a time.
 	n := len(order)
 	cols := make([][]uint64, dims)
+	for k := range cols {
+		cols[k] = make([]uint64, 0, n)
+	}
 	of := make([]int, n) // sorted position -> unique row
 	u := -1
 	for r := range n {
@@ -38,7 +41,7 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 		}
 		of[r] = u
 	}
-	m := u + 1
+	m := u + 1 // rows are named by int32: a matrix of 2³¹ rows is 64 GiB
 	s := dcSorter{
 		cols:    cols,
 		rank:    make([]int, m),
@@ -108,7 +111,11 @@ func (s *dcSorter) helperA(S []int32, k int) {
 		s.helperA(S, k-1)
 		return
 	}
-	cut := s.split(S, s.threshold(S, nil, k, hi), k)
+	cut := s.split(S, s.threshold(S, nil, k, hi, false), k)
+	if lopsided(cut, len(S)) {
+		s.merge(S, cut)
+		cut = s.split(S, s.threshold(S, nil, k, hi, true), k)
+	}
 	s.helperA(S[:cut], k)
 	s.helperB(S[:cut], S[cut:], k-1)
 	s.helperA(S[cut:], k)
@@ -166,9 +173,17 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	if loL > hiH {
 		return
 	}
-	t := s.threshold(L, H, k, max(hiL, hiH))
+	keyTop := max(hiL, hiH)
+	t := s.threshold(L, H, k, keyTop, false)
 	cl := s.split(L, t, k)
 	ch := s.split(H, t, k)
+	if lopsided(cl+ch, len(L)+len(H)) {
+		s.merge(L, cl)
+		s.merge(H, ch)
+		t = s.threshold(L, H, k, keyTop, true)
+		cl = s.split(L, t, k)
+		ch = s.split(H, t, k)
+	}
 	s.helperB(L[:cl], H[:ch], k)
 	s.helperB(L[:cl], H[ch:], k-1)
 	s.helperB(L[cl:], H[ch:], k)
@@ -196,25 +211,63 @@ func (s *dcSorter) keyRange(S []int32, k int) (lo, hi uint64) {
 
 // threshold picks a cut of key k over the rows of A and B that leaves both
 // sides non-empty; top is the largest key, and the keys are not all equal.
-// The cut is at the median of at most dcSample rows spread evenly over A
-// and B: exact medians would cost a selection over every row at every
-// call, and a sample's median splits nearly as evenly.
-func (s *dcSorter) threshold(A, B []int32, k int, top uint64) dcCut {
-	vals := s.keyBuf[:0]
+// Unless exact, the cut is at the median of at most dcSample rows spread
+// evenly over A and B: exact medians would cost a selection and a count
+// over every row at every call, and a sample's median usually splits
+// nearly as evenly. The callers ask again with exact when the sample left
+// less than a sixteenth of the rows on one side (see lopsided), so that the
+// depth stays logarithmic whatever the order of the rows; only many equal
+// keys can then unbalance the cut.
+func (s *dcSorter) threshold(A, B []int32, k int, top uint64, exact bool) dcCut {
 	total := len(A) + len(B)
 	step := max(1, total/dcSample)
+	if exact {
+		step = 1
+	}
+	vals := s.keyBuf[:0]
 	for p := step / 2; p < total; p += step {
-		i := p
-		if i < len(A) {
-			vals = append(vals, s.key(A[i], k))
+		if p < len(A) {
+			vals = append(vals, s.key(A[p], k))
 		} else {
-			vals = append(vals, s.key(B[i-len(A)], k))
+			vals = append(vals, s.key(B[p-len(A)], k))
 		}
 	}
 	t := selectKey(vals, len(vals)/2)
-	// Put the rows at t on the side that leaves the other non-empty: if t
-	// is below top, the rows above t are not none; else some row is below.
-	return dcCut{t: t, atLow: t < top}
+	if !exact {
+		// With t below top the rows above t are not none; with t at top
+		// some row is below it, since the keys are not all equal.
+		return dcCut{t: t, atLow: t < top}
+	}
+	return s.bestCut(A, B, k, top, t)
+}
+
+// lopsided reports whether a sampled cut that put low of total rows on the
+// low side should be replaced by an exact one.
+func lopsided(low, total int) bool {
+	return total > dcSample && min(low, total-low)*16 < total
+}
+
+// bestCut puts the rows whose key k is t on the side that leaves the
+// smaller side larger, among the cuts that leave neither side empty.
+func (s *dcSorter) bestCut(A, B []int32, k int, top, t uint64) dcCut {
+	below, equal := 0, 0
+	for _, S := range [2][]int32{A, B} {
+		for _, i := range S {
+			switch v := s.key(i, k); {
+			case v < t:
+				below++
+			case v == t:
+				equal++
+			}
+		}
+	}
+	above := len(A) + len(B) - below - equal
+	// With t below top the rows above t are not none; with t at top some
+	// row is below it, since the keys are not all equal.
+	if t < top && (below == 0 || min(below+equal, above) >= min(below, equal+above)) {
+		return dcCut{t: t, atLow: true}
+	}
+	return dcCut{t: t, atLow: false}
 }
 
 // dcSample is how many rows threshold samples at most; a variable so that
