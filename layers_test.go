@@ -578,14 +578,14 @@ func TestParetoLayersErrors(t *testing.T) {
 	}
 }
 
-// TestNonDominatedSortPeelPaths forces each path of sortLayersPeel: peeling
-// every layer with the front engine, handing all but layer 0 to ENS-BS, and
-// the default share.
-func TestNonDominatedSortPeelPaths(t *testing.T) {
-	for _, share := range []int{1 << 30, 0, peelShare} {
-		t.Run(fmt.Sprintf("peelShare=%d", share), func(t *testing.T) {
-			defer func(old int) { peelShare = old }(peelShare)
-			peelShare = share
+// TestNonDominatedSortDCPaths goes through NonDominatedSort with four to six
+// columns, with the divide and conquer forced down to single rows and
+// one-row samples, and at its defaults.
+func TestNonDominatedSortDCPaths(t *testing.T) {
+	for _, tune := range [][2]int{{1, 1}, {2, 3}, {dcBrute, dcSample}} {
+		t.Run(fmt.Sprintf("brute=%d,sample=%d", tune[0], tune[1]), func(t *testing.T) {
+			defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
+			dcBrute, dcSample = tune[0], tune[1]
 			rapid.Check(t, func(t *rapid.T) {
 				value := rapid.OneOf(tiedValue, rapid.Float64Range(-100, 100))
 				dims := rapid.IntRange(4, 6).Draw(t, "dims")

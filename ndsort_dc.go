@@ -1,0 +1,419 @@
+package spica
+
+import (
+	"slices"
+	"sort"
+)
+
+// dcBrute is the size under which the divide and conquer of sortLayersDC
+// compares rows pairwise: a helperA call on at most dcBrute rows, or a
+// helperB call whose two sides multiply to at most dcBrute². A variable so
+// that tests can force the recursion down to single rows.
+var dcBrute = 32
+
+// sortLayersDC is non-dominated sorting by divide and conquer for two or
+// more columns, O(n log^(d−1) n) for d columns: Jensen's recursion (IEEE
+// TEVC 7(5), 2003) with the handling of equal keys of Fortin, Grenier and
+// Parizeau ("Generalizing the improved run-time complexity algorithm for
+// non-dominated sorting", GECCO 2013) and the practical form of Buzdalov
+// and Shalyto ("A provably asymptotically fast version of the generalized
+// Jensen algorithm for non-dominated sorting", PPSN 2014). rows and order
+// are those of sortedKeys; layer receives each input row's layer.
+func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
+	// Collapse copies: they share a layer and never dominate one another.
+	// Unique row u keeps key k at cols[k][u]; u ascends in lexicographic
+	// order, so a row can be dominated only by smaller ones. Columns rather
+	// than rows, because the recursion reads one key of many rows at a time.
+	n := len(order)
+	cols := make([][]uint64, dims)
+	for k := range cols {
+		cols[k] = make([]uint64, 0, n)
+	}
+	of := make([]int, n) // sorted position -> unique row
+	u := -1
+	for r := range n {
+		p := rows[r*dims : (r+1)*dims]
+		if r == 0 || !slices.Equal(rows[(r-1)*dims:r*dims], p) {
+			for k, v := range p {
+				cols[k] = append(cols[k], v)
+			}
+			u++
+		}
+		of[r] = u
+	}
+	m := u + 1 // rows are named by int32: a matrix of 2³¹ rows is 64 GiB
+	s := dcSorter{
+		cols:    cols,
+		rank:    make([]int, m),
+		scratch: make([]int32, m),
+		keyBuf:  make([]uint64, m),
+	}
+	idx := make([]int32, m)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	s.helperA(idx, dims-1)
+	for r, i := range order {
+		layer[i] = s.rank[of[r]]
+	}
+}
+
+// dcSorter holds the state of one sortLayersDC run.
+type dcSorter struct {
+	cols    [][]uint64 // key k of unique row u at cols[k][u]
+	rank    []int      // lower bounds on the layers, final once a call ends
+	scratch []int32    // partition and merge buffer
+	keyBuf  []uint64   // threshold's buffer
+	stairs  []dcStep
+}
+
+func (s *dcSorter) key(i int32, k int) uint64 { return s.cols[k][i] }
+
+// covers reports whether row a is no larger than row b in keys 0..k.
+func (s *dcSorter) covers(a, b int32, k int) bool {
+	for _, c := range s.cols[:k+1] {
+		if c[a] > c[b] {
+			return false
+		}
+	}
+	return true
+}
+
+// helperA sets the final layer of every row of S, given that the rows are
+// equal in every key above k, S ascends, and rank holds lower bounds set by
+// the rows outside S. S ascends again on return.
+//
+// Mechanics: split S at a threshold of key k into a lower part S1 and an
+// upper part S2 (every key k of S1 below every one of S2), solve S1, raise
+// S2's bounds from S1 with helperB on keys 0..k−1 (key k is settled and the
+// keys above are equal), then solve S2. If key k is constant, it decides
+// nothing and the problem drops to k−1; with k = 1 it is a sweep.
+func (s *dcSorter) helperA(S []int32, k int) {
+	if len(S) < 2 {
+		return
+	}
+	if len(S) <= dcBrute {
+		for b := 1; b < len(S); b++ {
+			for a := 0; a < b; a++ {
+				if s.rank[S[a]] >= s.rank[S[b]] && s.covers(S[a], S[b], k) {
+					s.rank[S[b]] = s.rank[S[a]] + 1
+				}
+			}
+		}
+		return
+	}
+	if k == 1 {
+		s.sweepA(S)
+		return
+	}
+	lo, hi := s.keyRange(S, k)
+	if lo == hi {
+		s.helperA(S, k-1)
+		return
+	}
+	cut := s.split(S, s.threshold(S, nil, k, hi, false), k)
+	if lopsided(cut, len(S)) {
+		s.merge(S, cut)
+		cut = s.split(S, s.threshold(S, nil, k, hi, true), k)
+	}
+	s.helperA(S[:cut], k)
+	s.helperB(S[:cut], S[cut:], k-1)
+	s.helperA(S[cut:], k)
+	s.merge(S, cut)
+}
+
+// helperB raises the bounds of the rows of H by the rows of L, whose layers
+// are final, given that every row of L is no larger than every row of H in
+// the keys above k. L and H ascend, and do again on return.
+//
+// Mechanics: if key k separates the sides it either settles every pair
+// (drop to k−1) or none (return). Otherwise both sides are split at one
+// threshold t into a part at or below and a part above (or below and at or
+// above): low L against low H and high L against high H still need key k,
+// low L against high H is settled in key k, and high L against low H can
+// never dominate.
+func (s *dcSorter) helperB(L, H []int32, k int) {
+	if len(L) == 0 || len(H) == 0 {
+		return
+	}
+	// A row of L raises a row of H only if its layer is at least the
+	// bound of that row: with every layer of L below every bound of H
+	// there is nothing to do.
+	top := s.rank[L[0]]
+	for _, l := range L[1:] {
+		top = max(top, s.rank[l])
+	}
+	bottom := s.rank[H[0]]
+	for _, h := range H[1:] {
+		bottom = min(bottom, s.rank[h])
+	}
+	if top < bottom {
+		return
+	}
+	if len(L)*len(H) <= dcBrute*dcBrute {
+		for _, h := range H {
+			for _, l := range L {
+				if s.rank[l] >= s.rank[h] && s.covers(l, h, k) {
+					s.rank[h] = s.rank[l] + 1
+				}
+			}
+		}
+		return
+	}
+	if k == 1 {
+		s.sweepB(L, H)
+		return
+	}
+	loL, hiL := s.keyRange(L, k)
+	loH, hiH := s.keyRange(H, k)
+	if hiL <= loH {
+		s.helperB(L, H, k-1)
+		return
+	}
+	if loL > hiH {
+		return
+	}
+	keyTop := max(hiL, hiH)
+	t := s.threshold(L, H, k, keyTop, false)
+	cl := s.split(L, t, k)
+	ch := s.split(H, t, k)
+	if lopsided(cl+ch, len(L)+len(H)) {
+		s.merge(L, cl)
+		s.merge(H, ch)
+		t = s.threshold(L, H, k, keyTop, true)
+		cl = s.split(L, t, k)
+		ch = s.split(H, t, k)
+	}
+	s.helperB(L[:cl], H[:ch], k)
+	s.helperB(L[:cl], H[ch:], k-1)
+	s.helperB(L[cl:], H[ch:], k)
+	s.merge(L, cl)
+	s.merge(H, ch)
+}
+
+// dcCut is a split point of key k: rows with key below t go low, rows with
+// key t go low if atLow, and the others go high.
+type dcCut struct {
+	t     uint64
+	atLow bool
+}
+
+// keyRange gives the smallest and largest key k of S.
+func (s *dcSorter) keyRange(S []int32, k int) (lo, hi uint64) {
+	lo, hi = s.key(S[0], k), s.key(S[0], k)
+	for _, i := range S[1:] {
+		v := s.key(i, k)
+		lo = min(lo, v)
+		hi = max(hi, v)
+	}
+	return lo, hi
+}
+
+// threshold picks a cut of key k over the rows of A and B that leaves both
+// sides non-empty; top is the largest key, and the keys are not all equal.
+// Unless exact, the cut is at the median of at most dcSample rows spread
+// evenly over A and B: exact medians would cost a selection and a count
+// over every row at every call, and a sample's median usually splits
+// nearly as evenly. The callers ask again with exact when the sample left
+// less than a sixteenth of the rows on one side (see lopsided), so that the
+// depth stays logarithmic whatever the order of the rows; only many equal
+// keys can then unbalance the cut.
+func (s *dcSorter) threshold(A, B []int32, k int, top uint64, exact bool) dcCut {
+	total := len(A) + len(B)
+	step := max(1, total/dcSample)
+	if exact {
+		step = 1
+	}
+	vals := s.keyBuf[:0]
+	for p := step / 2; p < total; p += step {
+		if p < len(A) {
+			vals = append(vals, s.key(A[p], k))
+		} else {
+			vals = append(vals, s.key(B[p-len(A)], k))
+		}
+	}
+	t := selectKey(vals, len(vals)/2)
+	if !exact {
+		// With t below top the rows above t are not none; with t at top
+		// some row is below it, since the keys are not all equal.
+		return dcCut{t: t, atLow: t < top}
+	}
+	return s.bestCut(A, B, k, top, t)
+}
+
+// lopsided reports whether a sampled cut that put low of total rows on the
+// low side should be replaced by an exact one.
+func lopsided(low, total int) bool {
+	return total > dcSample && min(low, total-low)*16 < total
+}
+
+// bestCut puts the rows whose key k is t on the side that leaves the
+// smaller side larger, among the cuts that leave neither side empty.
+func (s *dcSorter) bestCut(A, B []int32, k int, top, t uint64) dcCut {
+	below, equal := 0, 0
+	for _, S := range [2][]int32{A, B} {
+		for _, i := range S {
+			switch v := s.key(i, k); {
+			case v < t:
+				below++
+			case v == t:
+				equal++
+			}
+		}
+	}
+	above := len(A) + len(B) - below - equal
+	// With t below top the rows above t are not none; with t at top some
+	// row is below it, since the keys are not all equal.
+	if t < top && (below == 0 || min(below+equal, above) >= min(below, equal+above)) {
+		return dcCut{t: t, atLow: true}
+	}
+	return dcCut{t: t, atLow: false}
+}
+
+// dcSample is how many rows threshold samples at most; a variable so that
+// tests can make the sample small.
+var dcSample = 63
+
+// selectKey returns the value of rank r in vals (0-based), reordering vals:
+// Hoare's quickselect with a median-of-three pivot.
+func selectKey(vals []uint64, r int) uint64 {
+	lo, hi := 0, len(vals)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		a, b, c := vals[lo], vals[mid], vals[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for vals[i] < p {
+				i++
+			}
+			for vals[j] > p {
+				j--
+			}
+			if i <= j {
+				vals[i], vals[j] = vals[j], vals[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case r <= j:
+			hi = j
+		case r >= i:
+			lo = i
+		default:
+			return vals[r]
+		}
+	}
+	return vals[r]
+}
+
+// split reorders S stably into its low rows then its high rows by c and
+// returns the number of low rows.
+func (s *dcSorter) split(S []int32, c dcCut, k int) int {
+	low := 0
+	high := s.scratch[:0]
+	for _, i := range S {
+		v := s.key(i, k)
+		if v < c.t || (v == c.t && c.atLow) {
+			S[low] = i
+			low++
+		} else {
+			high = append(high, i)
+		}
+	}
+	copy(S[low:], high)
+	return low
+}
+
+// merge restores the ascending order of S from its ascending halves S[:cut]
+// and S[cut:].
+func (s *dcSorter) merge(S []int32, cut int) {
+	a := append(s.scratch[:0], S[:cut]...)
+	b := S[cut:]
+	i, j, o := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] < b[j] {
+			S[o] = a[i]
+			i++
+		} else {
+			S[o] = b[j]
+			j++
+		}
+		o++
+	}
+	copy(S[o:], a[i:])
+}
+
+// dcStep is one step of the sweeps' staircase: the smallest key 1 among the
+// rows swept so far whose layer is at least rank.
+type dcStep struct {
+	k1   uint64
+	rank int
+}
+
+// stairsBest gives the largest layer among the swept rows whose key 1 is at
+// most k1, or −1. The staircase ascends in both k1 and rank.
+func (s *dcSorter) stairsBest(k1 uint64) int {
+	st := s.stairs
+	lo, hi := 0, len(st) // the first step above k1 is in st[lo:hi+1]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if st[mid].k1 > k1 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo == 0 {
+		return -1
+	}
+	return st[lo-1].rank
+}
+
+// stairsAdd records a swept row, dropping the steps it makes redundant.
+func (s *dcSorter) stairsAdd(k1 uint64, rank int) {
+	if s.stairsBest(k1) >= rank {
+		return
+	}
+	st := s.stairs
+	j := sort.Search(len(st), func(j int) bool { return st[j].k1 >= k1 })
+	e := j
+	for e < len(st) && st[e].rank <= rank {
+		e++
+	}
+	s.stairs = slices.Replace(st, j, e, dcStep{k1, rank})
+}
+
+// sweepA is helperA on keys 0 and 1: in ascending order every earlier row
+// has no larger key 0, so it dominates a row exactly when its key 1 is no
+// larger (the rows are distinct and equal above key 1).
+func (s *dcSorter) sweepA(S []int32) {
+	s.stairs = s.stairs[:0]
+	for _, i := range S {
+		k1 := s.key(i, 1)
+		if b := s.stairsBest(k1); b >= s.rank[i] {
+			s.rank[i] = b + 1
+		}
+		s.stairsAdd(k1, s.rank[i])
+	}
+}
+
+// sweepB is helperB on keys 0 and 1: L and H are swept together in
+// ascending order, and a row of L before a row of H dominates it when its
+// key 1 is no larger. A row of L after a row of H cannot dominate it: it
+// has a larger key 0, or an equal key 0 and a larger key 1, or equal keys 0
+// and 1 and a larger key above, which helperB's precondition rules out.
+func (s *dcSorter) sweepB(L, H []int32) {
+	s.stairs = s.stairs[:0]
+	i := 0
+	for _, h := range H {
+		for i < len(L) && L[i] < h {
+			s.stairsAdd(s.key(L[i], 1), s.rank[L[i]])
+			i++
+		}
+		if b := s.stairsBest(s.key(h, 1)); b >= s.rank[h] {
+			s.rank[h] = b + 1
+		}
+	}
+}

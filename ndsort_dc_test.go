@@ -1,0 +1,166 @@
+package spica
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// dcLayers runs the divide and conquer alone on a matrix with at least two
+// columns, with brute for dcBrute and sample for dcSample.
+func dcLayers(values []float64, dims int, maximize []bool, brute, sample int) []int {
+	defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
+	dcBrute, dcSample = brute, sample
+	n := len(values) / dims
+	layer := make([]int, n)
+	if n == 0 {
+		return layer
+	}
+	keys := sortedKeys(values, n, dims, maximize)
+	sortLayersDC(keys.rows, keys.order, dims, layer)
+	return layer
+}
+
+// The recursion is forced down to single rows (brute 1), to small blocks
+// (2, 3) and left at its default, on ties, copies, NaN rows, ±Inf, -0.0 and
+// mixed directions, against the peeling oracle.
+func TestSortLayersDCMatchesPeeling(t *testing.T) {
+	values := []struct {
+		name  string
+		value *rapid.Generator[float64]
+	}{
+		{"values from a small set with specials", tiedValue},
+		{"a few integers", rapid.Map(rapid.IntRange(0, 3), func(i int) float64 { return float64(i) })},
+		{"spread values with some specials", rapid.OneOf(
+			rapid.Float64Range(-100, 100),
+			rapid.Float64Range(-100, 100),
+			rapid.Float64Range(-100, 100),
+			tiedValue,
+		)},
+	}
+	for _, tt := range values {
+		value := tt.value
+		t.Run(tt.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				dims := rapid.IntRange(2, 6).Draw(t, "dims")
+				n := rapid.IntRange(0, 60).Draw(t, "n")
+				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
+				brute := rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute")
+				sample := rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample")
+				orig := slices.Clone(vals)
+				got := dcLayers(vals, dims, maximize, brute, sample)
+				if !sameBits(vals, orig) {
+					t.Fatal("sortLayersDC modified its input")
+				}
+				want := oracleLayers(vals, dims, maximize)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("layers (-peeling +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}
+
+// Rows on a grid make long chains and many layers, so that the sweeps'
+// staircases grow and shrink and helperB meets overlapping sides at every
+// depth; the oracle checks the result row by row.
+func TestSortLayersDCGrid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(2, 5).Draw(t, "dims")
+		n := rapid.IntRange(0, 150).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		cell := rapid.OneOf(
+			rapid.Map(rapid.IntRange(0, 7), func(i int) float64 { return float64(i) }),
+			rapid.Just(math.NaN()),
+		)
+		vals := rapid.SliceOfN(cell, n*dims, n*dims).Draw(t, "values")
+		brute := rapid.SampledFrom([]int{1, 4}).Draw(t, "brute")
+		sample := rapid.SampledFrom([]int{1, 3, dcSample}).Draw(t, "sample")
+		got := dcLayers(vals, dims, maximize, brute, sample)
+		want := oracleLayers(vals, dims, maximize)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("layers (-peeling +got):\n%s", diff)
+		}
+	})
+}
+
+// Hand-checked layers, with the recursion forced to single rows.
+func TestSortLayersDCTable(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name     string
+		values   []float64
+		dims     int
+		maximize []bool
+		want     []int
+	}{
+		{
+			// (0,0,0,0) dominates everything; (1,1,1,1) and its copy are
+			// next; (2,2,2,1) after them; (0,3,3,3) only by row 0, and
+			// (3,0,0,0) by nothing but row 0 either.
+			"a chain with a copy and two side rows",
+			[]float64{
+				2, 2, 2, 1,
+				1, 1, 1, 1,
+				0, 0, 0, 0,
+				1, 1, 1, 1,
+				0, 3, 3, 3,
+				3, 0, 0, 0,
+			},
+			4, []bool{false, false, false, false},
+			[]int{2, 1, 0, 1, 1, 1},
+		},
+		{
+			// Only the last column breaks the tie: (1,1,1,1) dominates
+			// (1,1,1,2); a NaN row is dominated by every row with numbers
+			// no worse elsewhere.
+			"the last column decides and NaN is worst",
+			[]float64{
+				1, 1, 1, 2,
+				1, 1, 1, 1,
+				1, 1, 1, nan,
+				0, 9, 9, 9,
+			},
+			4, []bool{false, false, false, false},
+			[]int{1, 0, 2, 0},
+		},
+		{
+			// Maximized first column: 5 beats 3; rows (5,1,1,1) and
+			// (3,0,0,0) trade off; (3,1,1,1) is dominated by both.
+			"mixed directions",
+			[]float64{
+				5, 1, 1, 1,
+				3, 0, 0, 0,
+				3, 1, 1, 1,
+			},
+			4, []bool{true, false, false, false},
+			[]int{0, 0, 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, brute := range []int{1, dcBrute} {
+				got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Fatalf("brute %d: layers (-want +got):\n%s", brute, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestSelectKey(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		vals := rapid.SliceOfN(rapid.Uint64Range(0, 5), 1, 50).Draw(t, "vals")
+		r := rapid.IntRange(0, len(vals)-1).Draw(t, "r")
+		sorted := slices.Clone(vals)
+		slices.Sort(sorted)
+		if got := selectKey(slices.Clone(vals), r); got != sorted[r] {
+			t.Fatalf("selectKey(%v, %d) = %d, want %d", vals, r, got, sorted[r])
+		}
+	})
+}
