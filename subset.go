@@ -18,8 +18,10 @@ import (
 //     K. Bringmann, T. Friedrich, P. Klitzke, "Two-dimensional subset
 //     selection for hypervolume and epsilon-indicator", GECCO 2014, in
 //     O(n log n + k·m) time and O(k·m) memory for m candidates. Among
-//     subsets of equal volume it returns one the program finds; which one
-//     is not specified beyond the rule on equal rows.
+//     subsets of equal volume it returns the lowest: the one whose
+//     ascending indices come first in lexicographic order. (Equal means
+//     equal as computed, which on fractional data may differ from the
+//     exact areas in the last bit.)
 //   - 3 or more columns: exact selection is NP-hard, so rows are chosen
 //     greedily, each time the one adding the most volume to those already
 //     chosen, ties toward the lower index. The hypervolume is monotone and
@@ -137,7 +139,8 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 
 // subset2 returns the positions of the k of m mutually non-dominated,
 // distinct, finite two-column extent rows (k < m) with the largest union of
-// boxes [0,x]×[0,y].
+// boxes [0,x]×[0,y], and among subsets of that area the lexicographically
+// smallest set of positions.
 //
 // With the rows sorted by x ascending, so y descending, a subset's area is
 // Σ (x_i − x_prev)·y_i over its rows in that order, x_prev the x of the one
@@ -146,6 +149,14 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 // of lines with slope −x_j at the point y_i. Lines arrive with falling
 // slopes and the query points fall too, so the upper envelope is a deque
 // and each layer c costs O(m) (the convex hull trick of Bringmann et al.).
+//
+// Ties: two best subsets for f[c−1][j] and f[c−1][j'] keep their order
+// when row i joins both (their symmetric difference does not change, and
+// the smaller set is the one holding its least element), so each f[c][i]
+// keeps the smallest of its tied predecessors. Lines that meet the
+// envelope in a single point stay in the deque, so every line attaining
+// the maximum at y_i sits next to the pointer, and ties are settled by
+// comparing the two sets along their parent links, O(c log c) each time.
 func subset2(pts []float64, k int) []int {
 	m := len(pts) / 2
 	a := make([]ndRec, m)
@@ -162,6 +173,23 @@ func subset2(pts []float64, k int) []int {
 		prev[i] = x[i] * y[i]
 	}
 	parent := make([]int32, k*m)
+	// set returns the positions, ascending, of the subset behind f[c][i].
+	set := func(c, i int, buf []int) []int {
+		buf = buf[:0]
+		for ; c >= 0; c-- {
+			buf = append(buf, int(a[i].aux))
+			i = int(parent[c*m+i])
+		}
+		slices.Sort(buf)
+		return buf
+	}
+	var buf1, buf2 []int
+	// smaller reports whether the subset behind f[c][i] comes before the
+	// one behind f[c][j].
+	smaller := func(c, i, j int) bool {
+		buf1, buf2 = set(c, i, buf1), set(c, j, buf2)
+		return slices.Compare(buf1, buf2) < 0
+	}
 	hull := make([]int, 0, m)
 	// above reports whether line j2 is at least line j1 at t.
 	above := func(j1, j2 int, t float64) bool { return prev[j2]-prev[j1] >= (x[j2]-x[j1])*t }
@@ -169,11 +197,11 @@ func subset2(pts []float64, k int) []int {
 		hull, h := hull[:0], 0
 		for i := c; i < m; i++ {
 			// Line i−1 joins; the middle of the last three lines leaves
-			// the envelope when the outer two meet above it.
+			// the envelope when it is below where the outer two meet.
 			j3 := i - 1
 			for len(hull) >= 2 {
 				j1, j2 := hull[len(hull)-2], hull[len(hull)-1]
-				if (prev[j2]-prev[j1])*(x[j3]-x[j2]) > (prev[j3]-prev[j2])*(x[j2]-x[j1]) {
+				if (prev[j2]-prev[j1])*(x[j3]-x[j2]) >= (prev[j3]-prev[j2])*(x[j2]-x[j1]) {
 					break
 				}
 				hull = hull[:len(hull)-1]
@@ -184,23 +212,31 @@ func subset2(pts []float64, k int) []int {
 				h++
 			}
 			j := hull[h]
-			cur[i] = prev[j] + (x[i]-x[j])*y[i]
+			best := prev[j] + (x[i]-x[j])*y[i]
+			// The pointer stops at the last line attaining the maximum;
+			// the others tied with it are just before it.
+			for q := h - 1; q >= 0; q-- {
+				jq := hull[q]
+				v := prev[jq] + (x[i]-x[jq])*y[i]
+				if v < best {
+					break
+				}
+				if v > best || smaller(c-1, jq, j) {
+					best, j = v, jq
+				}
+			}
+			cur[i] = best
 			parent[c*m+i] = int32(j)
 		}
 		prev, cur = cur, prev
 	}
 	best := k - 1
 	for i := k; i < m; i++ {
-		if prev[i] > prev[best] {
+		if prev[i] > prev[best] || prev[i] == prev[best] && smaller(k-1, i, best) {
 			best = i
 		}
 	}
-	out := make([]int, k)
-	for c := k - 1; c >= 0; c-- {
-		out[c] = int(a[best].aux)
-		best = int(parent[c*m+best])
-	}
-	return out
+	return set(k-1, best, nil)
 }
 
 // subsetGreedy returns the positions of k of the mutually non-dominated,

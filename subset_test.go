@@ -47,6 +47,15 @@ func TestHypervolumeSubsetByHand(t *testing.T) {
 		{"an infinite row replaces the last", infinite, []bool{false, false}, []float64{2, 2}, 1, []int{2}, inf},
 		{"an infinite row joins the lowest", infinite, []bool{false, false}, []float64{2, 2}, 2, []int{0, 2}, inf},
 		{"1 column", []float64{3, 5, 5, 1}, []bool{true}, []float64{0}, 2, []int{1}, 5},
+		// Maximized from (0,0): (3,1), (1,3), (2,2). Any two of them
+		// cover 5 (e.g. {1,2} = 1·3 + 1·2), so the lowest pair wins;
+		// one alone, (2,2) covers 4.
+		{"2 columns, a three-way tie", []float64{3, 1, 1, 3, 2, 2}, []bool{true, true}, []float64{0, 0}, 2, []int{0, 1}, 5},
+		{"2 columns, no tie", []float64{3, 1, 1, 3, 2, 2}, []bool{true, true}, []float64{0, 0}, 1, []int{2}, 4},
+		// Minimized from (4,4), extents (1,2), (2,1): a tie, the lower
+		// index wins whichever way round the rows come.
+		{"2 columns, tie, left first", []float64{3, 2, 2, 3}, []bool{false, false}, []float64{4, 4}, 1, []int{0}, 2},
+		{"2 columns, tie, right first", []float64{2, 3, 3, 2}, []bool{false, false}, []float64{4, 4}, 1, []int{0}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +156,8 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		values, maximize, ref := subsetInput(t, 2, 10)
 		n := len(values) / 2
-		if rapid.Bool().Draw(t, "floats") {
+		floats := rapid.Bool().Draw(t, "floats")
+		if floats {
 			for i := range values {
 				values[i] += rapid.Float64Range(0, 1).Draw(t, "frac")
 			}
@@ -187,7 +197,35 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 		if !within12(vol, best) {
 			t.Fatalf("volume %v of %v, best %d-subset %v", vol, got, k, best)
 		}
+		if want := lowestBestSubset(values, maximize, ref, cands, k); !floats && !slices.Equal(got, want) {
+			// Integer data: every volume is exact, so ties are ties.
+			t.Fatalf("rows %v, want the lowest of the best %d-subsets %v", got, k, want)
+		}
 	})
+}
+
+// lowestBestSubset returns, of the k-subsets of cands (all of them if k is
+// larger) with the largest Hypervolume, the lexicographically smallest.
+func lowestBestSubset(values []float64, maximize []bool, ref []float64, cands []int, k int) []int {
+	k = min(k, len(cands))
+	var want []int
+	best := -1.0
+	for mask := 0; mask < 1<<len(cands); mask++ {
+		var idx []int
+		for q, i := range cands {
+			if mask>>q&1 == 1 {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) != k {
+			continue
+		}
+		v, _ := Hypervolume(rowsOf(values, 2, idx), 2, maximize, ref)
+		if v > best || v == best && slices.Compare(idx, want) < 0 {
+			best, want = v, idx
+		}
+	}
+	return want
 }
 
 // TestHypervolumeSubsetIsGreedyForThreeColumns follows an independent
@@ -344,6 +382,40 @@ func TestHypervolumeSubsetMatchesQuadraticProgram(t *testing.T) {
 		}
 		if want := quadraticSubset2(values, maximize, ref, k); !within12(vol, want) {
 			t.Fatalf("volume %v, quadratic program %v", vol, want)
+		}
+	})
+}
+
+// TestHypervolumeSubsetTiesOnLatticeFronts puts every row on one front of
+// small integers (a straight, a bulging or a hollow line), where equal
+// areas are common and the envelope's lines often meet three at a point,
+// and wants the lowest of the best subsets, compared exactly.
+func TestHypervolumeSubsetTiesOnLatticeFronts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.IntRange(3, 13).Draw(t, "size")
+		shape := rapid.SampledFrom([]string{"straight", "bulging", "hollow"}).Draw(t, "shape")
+		xs := rapid.Permutation(rapid.SliceOfNDistinct(rapid.IntRange(1, size-1), 1, 12, rapid.ID).Draw(t, "xs")).Draw(t, "order")
+		values := make([]float64, 0, 2*len(xs))
+		for _, x := range xs {
+			y := size - x
+			switch shape {
+			case "bulging":
+				y = size*size - x*x
+			case "hollow":
+				y = (size - x) * (size - x)
+			}
+			values = append(values, float64(x), float64(y))
+		}
+		maximize, ref := []bool{true, true}, []float64{0, 0}
+		k := rapid.IntRange(1, len(xs)).Draw(t, "k")
+		got, vol, err := HypervolumeSubset(values, 2, maximize, ref, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands := volumeCandidates(values, 2, maximize, ref)
+		want := lowestBestSubset(values, maximize, ref, cands, k)
+		if !slices.Equal(got, want) {
+			t.Fatalf("rows %v (volume %v), want %v", got, vol, want)
 		}
 	})
 }
