@@ -3,6 +3,8 @@ package spica
 import (
 	"math"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestHypervolumeContributionsRescaleOverflow pins shares whose gap or
@@ -53,6 +55,35 @@ func TestHypervolumeContributionsRescaleOverflow(t *testing.T) {
 			hv, _ := Hypervolume(tt.values, tt.dims, tt.maximize, tt.ref)
 			if len(tt.want) == 1 && got[0] != hv {
 				t.Errorf("share of the only front row = %v, want the volume %v", got[0], hv)
+			}
+		})
+	}
+}
+
+// TestHypervolumeContributionsOfEqualUnboundedRows has two equal rows
+// reaching +Inf in the last column, each hiding the other, so their shares
+// are 0 although their boxes are unbounded: the sweep must not integrate a
+// zero area over an infinite height (0·Inf is NaN).
+func TestHypervolumeContributionsOfEqualUnboundedRows(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		name   string
+		values []float64
+		want   []float64
+	}{
+		// (3,0.5,1) holds [2,3]×[0,0.5]×[0,1] alone: 0.5.
+		{"and a row beside them", []float64{2, 2, inf, 2, 2, inf, 3, 0.5, 1}, []float64{0, 0, 0.5}},
+		// (1,3,2) adds [0,1]×[2,3]×[0,2]: 2.
+		{"and a row on each side", []float64{2, 2, inf, 2, 2, inf, 3, 0.5, 1, 1, 3, 2}, []float64{0, 0, 0.5, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := HypervolumeContributions(tt.values, 3, []bool{true, true, true}, []float64{0, 0, 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("shares (-want +got):\n%s", diff)
 			}
 		})
 	}
