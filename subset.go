@@ -19,9 +19,10 @@ import (
 //     selection for hypervolume and epsilon-indicator", GECCO 2014, in
 //     O(n log n + k·m) time and O(k·m) memory for m candidates. Among
 //     subsets of equal volume it returns the lowest: the one whose
-//     ascending indices come first in lexicographic order. (Equal means
-//     equal as computed, which on fractional data may differ from the
-//     exact areas in the last bit.)
+//     ascending indices come first in lexicographic order, at O(k log k)
+//     for each tie settled on the way. (Equal means equal as computed,
+//     which on fractional data may differ from the exact areas in the
+//     last bit.)
 //   - 3 or more columns: exact selection is NP-hard, so rows are chosen
 //     greedily, each time the one adding the most volume to those already
 //     chosen, ties toward the lower index. The hypervolume is monotone and
