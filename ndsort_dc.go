@@ -29,6 +29,7 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	for k := range cols {
 		cols[k] = make([]uint64, 0, n)
 	}
+	packed := make([]uint64, 0, n*dims)
 	of := make([]int, n) // sorted position -> unique row
 	u := -1
 	for r := range n {
@@ -37,6 +38,7 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 			for k, v := range p {
 				cols[k] = append(cols[k], v)
 			}
+			packed = append(packed, p...)
 			u++
 		}
 		of[r] = u
@@ -44,6 +46,8 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	m := u + 1 // rows are named by int32: a matrix of 2³¹ rows is 64 GiB
 	s := dcSorter{
 		cols:    cols,
+		rows:    packed,
+		dims:    dims,
 		rank:    make([]int, m),
 		scratch: make([]int32, m),
 		keyBuf:  make([]uint64, m),
@@ -61,18 +65,31 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 // dcSorter holds the state of one sortLayersDC run.
 type dcSorter struct {
 	cols    [][]uint64 // key k of unique row u at cols[k][u]
-	rank    []int      // lower bounds on the layers, final once a call ends
-	scratch []int32    // partition and merge buffer
-	keyBuf  []uint64   // threshold's buffer
+	rows    []uint64   // and at rows[u*dims+k], for the pairwise tests
+	dims    int
+	rank    []int    // lower bounds on the layers, final once a call ends
+	scratch []int32  // partition and merge buffer
+	keyBuf  []uint64 // threshold's buffer
 	stairs  []dcStep
+
+	// sweepB2's staircases, one per layer, and their spare blocks.
+	layerStairs []layerStairs
+	spare       [][]stairStep
 }
 
 func (s *dcSorter) key(i int32, k int) uint64 { return s.cols[k][i] }
 
-// covers reports whether row a is no larger than row b in keys 0..k.
-func (s *dcSorter) covers(a, b int32, k int) bool {
-	for _, c := range s.cols[:k+1] {
-		if c[a] > c[b] {
+// row gives keys 0..k of row i.
+func (s *dcSorter) row(i int32, k int) []uint64 {
+	o := int(i) * s.dims
+	return s.rows[o : o+k+1]
+}
+
+// covers reports whether keys a are no larger than keys b, one by one.
+func covers(a, b []uint64) bool {
+	b = b[:len(a)]
+	for j, v := range a {
+		if v > b[j] {
 			return false
 		}
 	}
@@ -93,12 +110,14 @@ func (s *dcSorter) helperA(S []int32, k int) {
 		return
 	}
 	if len(S) <= dcBrute {
-		for b := 1; b < len(S); b++ {
-			for a := 0; a < b; a++ {
-				if s.rank[S[a]] >= s.rank[S[b]] && s.covers(S[a], S[b], k) {
-					s.rank[S[b]] = s.rank[S[a]] + 1
+		for b, j := range S {
+			jk, best := s.row(j, k), s.rank[j]
+			for _, i := range S[:b] {
+				if r := s.rank[i]; r >= best && covers(s.row(i, k), jk) {
+					best = r + 1
 				}
 			}
+			s.rank[j] = best
 		}
 		return
 	}
@@ -152,16 +171,22 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	}
 	if len(L)*len(H) <= dcBrute*dcBrute {
 		for _, h := range H {
+			hk, best := s.row(h, k), s.rank[h]
 			for _, l := range L {
-				if s.rank[l] >= s.rank[h] && s.covers(l, h, k) {
-					s.rank[h] = s.rank[l] + 1
+				if r := s.rank[l]; r >= best && covers(s.row(l, k), hk) {
+					best = r + 1
 				}
 			}
+			s.rank[h] = best
 		}
 		return
 	}
 	if k == 1 {
 		s.sweepB(L, H)
+		return
+	}
+	if k == 2 && top-bottom < dcStairRanks {
+		s.sweepB2(L, H, bottom, top)
 		return
 	}
 	loL, hiL := s.keyRange(L, k)
@@ -415,5 +440,54 @@ func (s *dcSorter) sweepB(L, H []int32) {
 		if b := s.stairsBest(s.key(h, 1)); b >= s.rank[h] {
 			s.rank[h] = b + 1
 		}
+	}
+}
+
+// dcStairRanks is how many layers of L at or above the lowest bound of H
+// helperB accepts on keys 0..2 for sweepB2 rather than a split; a variable
+// so that tests can force either path.
+var dcStairRanks = 4
+
+// sweepB2 is helperB on keys 0..2 when L holds few layers that matter (from
+// bottom, the lowest bound in H, to top, the highest layer in L): L and H
+// are swept together in ascending order as in sweepB, and each of those
+// layers keeps the staircase of its swept rows' keys 1 and 2 (layerStairs,
+// as in the three-column sort). A row of H asks the staircases from top
+// down to its own bound and stops at the first that dominates it. This is
+// the hybrid of the divide and conquer with ENS of Markina and Buzdalov
+// ("Hybridizing non-dominated sorting algorithms: divide-and-conquer meets
+// best order sort", GECCO 2017) in the form of ENS-BS's staircases: on one
+// layer a sweep costs O(log n) per row where the split it replaces costs
+// O(log² n).
+func (s *dcSorter) sweepB2(L, H []int32, bottom, top int) {
+	n := top - bottom + 1
+	for len(s.layerStairs) < n {
+		s.layerStairs = append(s.layerStairs, layerStairs{spare: &s.spare})
+	}
+	st := s.layerStairs[:n]
+	k1, k2 := s.cols[1], s.cols[2]
+	i := 0
+	for _, h := range H {
+		for ; i < len(L) && L[i] < h; i++ {
+			l := L[i]
+			r := s.rank[l] - bottom
+			if r < 0 {
+				continue // below every bound of H: it raises nothing
+			}
+			p := stairStep{k1[l], k2[l]}
+			if !st[r].dominates(p) {
+				st[r].insert(p)
+			}
+		}
+		p := stairStep{k1[h], k2[h]}
+		for r := top; r >= s.rank[h]; r-- {
+			if st[r-bottom].dominates(p) {
+				s.rank[h] = r + 1
+				break
+			}
+		}
+	}
+	for r := range st {
+		st[r].reset()
 	}
 }

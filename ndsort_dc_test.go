@@ -10,10 +10,11 @@ import (
 )
 
 // dcLayers runs the divide and conquer alone on a matrix with at least two
-// columns, with brute for dcBrute and sample for dcSample.
-func dcLayers(values []float64, dims int, maximize []bool, brute, sample int) []int {
-	defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
-	dcBrute, dcSample = brute, sample
+// columns, with brute for dcBrute, sample for dcSample and stair for
+// dcStairRanks (0 turns sweepB2 off).
+func dcLayers(values []float64, dims int, maximize []bool, brute, sample, stair int) []int {
+	defer func(b, s, r int) { dcBrute, dcSample, dcStairRanks = b, s, r }(dcBrute, dcSample, dcStairRanks)
+	dcBrute, dcSample, dcStairRanks = brute, sample, stair
 	n := len(values) / dims
 	layer := make([]int, n)
 	if n == 0 {
@@ -51,8 +52,9 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
 				brute := rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute")
 				sample := rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample")
+				stair := rapid.SampledFrom([]int{0, 1, 2, dcStairRanks}).Draw(t, "stair")
 				orig := slices.Clone(vals)
-				got := dcLayers(vals, dims, maximize, brute, sample)
+				got := dcLayers(vals, dims, maximize, brute, sample, stair)
 				if !sameBits(vals, orig) {
 					t.Fatal("sortLayersDC modified its input")
 				}
@@ -77,7 +79,8 @@ func TestSortLayersDCGrid(t *testing.T) {
 		vals := rapid.SliceOfN(cell, n*dims, n*dims).Draw(t, "values")
 		brute := rapid.SampledFrom([]int{1, 4}).Draw(t, "brute")
 		sample := rapid.SampledFrom([]int{1, 3, dcSample}).Draw(t, "sample")
-		got := dcLayers(vals, dims, maximize, brute, sample)
+		stair := rapid.SampledFrom([]int{0, 1, 3, 100}).Draw(t, "stair")
+		got := dcLayers(vals, dims, maximize, brute, sample, stair)
 		checkLayers(t, vals, dims, maximize, got)
 	})
 }
@@ -138,9 +141,11 @@ func TestSortLayersDCTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, brute := range []int{1, dcBrute} {
-				got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1)
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Fatalf("brute %d: layers (-want +got):\n%s", brute, diff)
+				for _, stair := range []int{0, 100} {
+					got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1, stair)
+					if diff := cmp.Diff(tt.want, got); diff != "" {
+						t.Fatalf("brute %d, stair %d: layers (-want +got):\n%s", brute, stair, diff)
+					}
 				}
 			}
 		})
