@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"math"
 	"slices"
 	"sort"
 )
@@ -167,6 +168,30 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 		bottom = min(bottom, s.rank[h])
 	}
 	if top < bottom {
+		return
+	}
+	// Nor does a row of L below every bound of H raise anything, nor can a
+	// row of H above every layer of L be raised: with enough of them, set
+	// them aside for the rest of the call (Buzdalov and Shalyto's rank
+	// filter), keeping both parts in order so that a merge restores L and
+	// H. Neither removal changes top or bottom.
+	idle := 0
+	for _, l := range L {
+		if s.rank[l] < bottom {
+			idle++
+		}
+	}
+	for _, h := range H {
+		if s.rank[h] > top {
+			idle++
+		}
+	}
+	if idle > 0 && idle*dcFilter >= len(L)+len(H) {
+		nl := s.keepRanks(L, bottom, math.MaxInt)
+		nh := s.keepRanks(H, math.MinInt, top)
+		s.helperB(L[:nl], H[:nh], k)
+		s.merge(L, nl)
+		s.merge(H, nh)
 		return
 	}
 	if len(L)*len(H) <= dcBrute*dcBrute {
@@ -350,6 +375,28 @@ func (s *dcSorter) split(S []int32, c dcCut, k int) int {
 	copy(S[low:], high)
 	return low
 }
+
+// keepRanks reorders S stably into the rows whose layer is in [lo, hi] then
+// the others, and returns the number of the former.
+func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
+	keep := 0
+	rest := s.scratch[:0]
+	for _, i := range S {
+		if r := s.rank[i]; r >= lo && r <= hi {
+			S[keep] = i
+			keep++
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	copy(S[keep:], rest)
+	return keep
+}
+
+// dcFilter sets when helperB sets rows aside by layer: when at least one
+// row in dcFilter of L and H can be; a variable so that tests can force
+// the filter always (a large value) or never (0).
+var dcFilter = 8
 
 // merge restores the ascending order of S from its ascending halves S[:cut]
 // and S[cut:].

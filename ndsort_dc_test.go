@@ -9,12 +9,29 @@ import (
 	"pgregory.net/rapid"
 )
 
+// dcTuning sets the divide and conquer's thresholds for a test run.
+type dcTuning struct {
+	brute, sample int // dcBrute, dcSample
+	stair         int // dcStairRanks: 0 turns sweepB2 off
+	filter        int // dcFilter: 0 turns the rank filter off, 1<<20 forces it
+}
+
+// drawDCTuning draws thresholds that force each path of the recursion on
+// small inputs, or leave it at its default.
+func drawDCTuning(t *rapid.T) dcTuning {
+	return dcTuning{
+		brute:  rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute"),
+		sample: rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample"),
+		stair:  rapid.SampledFrom([]int{0, 1, 2, 100, dcStairRanks}).Draw(t, "stair"),
+		filter: rapid.SampledFrom([]int{0, 1, 1 << 20, dcFilter}).Draw(t, "filter"),
+	}
+}
+
 // dcLayers runs the divide and conquer alone on a matrix with at least two
-// columns, with brute for dcBrute, sample for dcSample and stair for
-// dcStairRanks (0 turns sweepB2 off).
-func dcLayers(values []float64, dims int, maximize []bool, brute, sample, stair int) []int {
-	defer func(b, s, r int) { dcBrute, dcSample, dcStairRanks = b, s, r }(dcBrute, dcSample, dcStairRanks)
-	dcBrute, dcSample, dcStairRanks = brute, sample, stair
+// columns, with the thresholds of tu.
+func dcLayers(values []float64, dims int, maximize []bool, tu dcTuning) []int {
+	defer func(b, s, r, f int) { dcBrute, dcSample, dcStairRanks, dcFilter = b, s, r, f }(dcBrute, dcSample, dcStairRanks, dcFilter)
+	dcBrute, dcSample, dcStairRanks, dcFilter = tu.brute, tu.sample, tu.stair, tu.filter
 	n := len(values) / dims
 	layer := make([]int, n)
 	if n == 0 {
@@ -50,11 +67,8 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 				n := rapid.IntRange(0, 60).Draw(t, "n")
 				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
-				brute := rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute")
-				sample := rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample")
-				stair := rapid.SampledFrom([]int{0, 1, 2, dcStairRanks}).Draw(t, "stair")
 				orig := slices.Clone(vals)
-				got := dcLayers(vals, dims, maximize, brute, sample, stair)
+				got := dcLayers(vals, dims, maximize, drawDCTuning(t))
 				if !sameBits(vals, orig) {
 					t.Fatal("sortLayersDC modified its input")
 				}
@@ -77,10 +91,7 @@ func TestSortLayersDCGrid(t *testing.T) {
 			rapid.Just(math.NaN()),
 		)
 		vals := rapid.SliceOfN(cell, n*dims, n*dims).Draw(t, "values")
-		brute := rapid.SampledFrom([]int{1, 4}).Draw(t, "brute")
-		sample := rapid.SampledFrom([]int{1, 3, dcSample}).Draw(t, "sample")
-		stair := rapid.SampledFrom([]int{0, 1, 3, 100}).Draw(t, "stair")
-		got := dcLayers(vals, dims, maximize, brute, sample, stair)
+		got := dcLayers(vals, dims, maximize, drawDCTuning(t))
 		checkLayers(t, vals, dims, maximize, got)
 	})
 }
@@ -140,12 +151,14 @@ func TestSortLayersDCTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, brute := range []int{1, dcBrute} {
-				for _, stair := range []int{0, 100} {
-					got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1, stair)
-					if diff := cmp.Diff(tt.want, got); diff != "" {
-						t.Fatalf("brute %d, stair %d: layers (-want +got):\n%s", brute, stair, diff)
-					}
+			for _, tu := range []dcTuning{
+				{brute: 1, sample: 1, stair: 0, filter: 0},
+				{brute: 1, sample: 1, stair: 100, filter: 1 << 20},
+				{brute: dcBrute, sample: dcSample, stair: dcStairRanks, filter: dcFilter},
+			} {
+				got := dcLayers(tt.values, tt.dims, tt.maximize, tu)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Fatalf("%+v: layers (-want +got):\n%s", tu, diff)
 				}
 			}
 		})
