@@ -157,6 +157,10 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 		ranks = append(ranks, s.rank[l])
 	}
 	s.bruteKeys, s.bruteRanks = keys, ranks
+	// A key of L above the key of h borrows in h − l; the borrows of all
+	// keys are or-ed rather than tested one by one, because on data where
+	// few pairs dominate every test is a coin toss the branch predictor
+	// loses, while the or-ed result is nearly always the same.
 	for _, h := range H {
 		hk, best := s.row(h, k), s.rank[h]
 		switch w {
@@ -164,7 +168,9 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 			h0, h1 := hk[0], hk[1]
 			for j, r := range ranks {
 				p := keys[2*j : 2*j+2 : 2*j+2]
-				if r >= best && p[0] <= h0 && p[1] <= h1 {
+				_, b0 := bits.Sub64(h0, p[0], 0)
+				_, b1 := bits.Sub64(h1, p[1], 0)
+				if b0|b1 == 0 && r >= best {
 					best = r + 1
 				}
 			}
@@ -172,7 +178,10 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 			h0, h1, h2 := hk[0], hk[1], hk[2]
 			for j, r := range ranks {
 				p := keys[3*j : 3*j+3 : 3*j+3]
-				if r >= best && p[0] <= h0 && p[1] <= h1 && p[2] <= h2 {
+				_, b0 := bits.Sub64(h0, p[0], 0)
+				_, b1 := bits.Sub64(h1, p[1], 0)
+				_, b2 := bits.Sub64(h2, p[2], 0)
+				if b0|b1|b2 == 0 && r >= best {
 					best = r + 1
 				}
 			}
@@ -180,13 +189,36 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 			h0, h1, h2, h3 := hk[0], hk[1], hk[2], hk[3]
 			for j, r := range ranks {
 				p := keys[4*j : 4*j+4 : 4*j+4]
-				if r >= best && p[0] <= h0 && p[1] <= h1 && p[2] <= h2 && p[3] <= h3 {
+				_, b0 := bits.Sub64(h0, p[0], 0)
+				_, b1 := bits.Sub64(h1, p[1], 0)
+				_, b2 := bits.Sub64(h2, p[2], 0)
+				_, b3 := bits.Sub64(h3, p[3], 0)
+				if b0|b1|b2|b3 == 0 && r >= best {
+					best = r + 1
+				}
+			}
+		case 5:
+			h0, h1, h2, h3, h4 := hk[0], hk[1], hk[2], hk[3], hk[4]
+			for j, r := range ranks {
+				p := keys[5*j : 5*j+5 : 5*j+5]
+				_, b0 := bits.Sub64(h0, p[0], 0)
+				_, b1 := bits.Sub64(h1, p[1], 0)
+				_, b2 := bits.Sub64(h2, p[2], 0)
+				_, b3 := bits.Sub64(h3, p[3], 0)
+				_, b4 := bits.Sub64(h4, p[4], 0)
+				if b0|b1|b2|b3|b4 == 0 && r >= best {
 					best = r + 1
 				}
 			}
 		default:
 			for j, r := range ranks {
-				if r >= best && covers(keys[j*w:j*w+w], hk) {
+				p := keys[j*w : j*w+w : j*w+w]
+				var borrow uint64
+				for c, v := range hk {
+					_, b := bits.Sub64(v, p[c], 0)
+					borrow |= b
+				}
+				if borrow == 0 && r >= best {
 					best = r + 1
 				}
 			}

@@ -43,8 +43,11 @@ func dcLayers(values []float64, dims int, maximize []bool, tu dcTuning) []int {
 }
 
 // The recursion is forced down to single rows (brute 1), to small blocks
-// (2, 3) and left at its default, on ties, copies, NaN rows, ±Inf, -0.0 and
-// mixed directions, against the peeling oracle.
+// (2, 3) and left at its default, with each sweep and the rank filter
+// forced, off or at their defaults, on two to eight columns (so that the
+// pairwise test meets every width it unrolls and the general one), on
+// ties, copies, NaN rows, ±Inf, -0.0 and mixed directions, against the
+// oracle.
 func TestSortLayersDCMatchesPeeling(t *testing.T) {
 	values := []struct {
 		name  string
@@ -63,7 +66,7 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 		value := tt.value
 		t.Run(tt.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				dims := rapid.IntRange(2, 6).Draw(t, "dims")
+				dims := rapid.IntRange(2, 8).Draw(t, "dims")
 				n := rapid.IntRange(0, 60).Draw(t, "n")
 				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
