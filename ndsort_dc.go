@@ -594,7 +594,8 @@ func (s *dcSorter) sweepB2(L, H []int32, bottom, top int) {
 		s.layerStairs = append(s.layerStairs, layerStairs{spare: &s.spare})
 	}
 	st := s.layerStairs[:n]
-	k1, k2 := s.cols[1], s.cols[2]
+	rows, d := s.rows, s.dims
+	high := -1 // the highest staircase with a step
 	i := 0
 	for _, h := range H {
 		for ; i < len(L) && L[i] < h; i++ {
@@ -603,20 +604,23 @@ func (s *dcSorter) sweepB2(L, H []int32, bottom, top int) {
 			if r < 0 {
 				continue // below every bound of H: it raises nothing
 			}
-			p := stairStep{k1[l], k2[l]}
+			o := int(l) * d
+			p := stairStep{rows[o+1], rows[o+2]}
 			if !st[r].dominates(p) {
 				st[r].insert(p)
+				high = max(high, r)
 			}
 		}
-		p := stairStep{k1[h], k2[h]}
-		for r := top; r >= s.rank[h]; r-- {
-			if st[r-bottom].dominates(p) {
-				s.rank[h] = r + 1
+		o := int(h) * d
+		p := stairStep{rows[o+1], rows[o+2]}
+		for r := high; r >= s.rank[h]-bottom; r-- {
+			if len(st[r].blocks) > 0 && st[r].dominates(p) {
+				s.rank[h] = bottom + r + 1
 				break
 			}
 		}
 	}
-	for r := range st {
+	for r := range st[:high+1] {
 		st[r].reset()
 	}
 }
