@@ -2,6 +2,7 @@ package spica
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -178,4 +179,35 @@ func TestSelectKey(t *testing.T) {
 			t.Fatalf("selectKey(%v, %d) = %d, want %d", vals, r, got, sorted[r])
 		}
 	})
+}
+
+// Rows whose keys 1 and 2 trade off exactly (t against 1−t) never dominate
+// one another in those keys, so sweepB2's staircases keep every row swept
+// and grow past a block (2·stairBlock steps), which splits them and reuses
+// spare blocks. Each base row may have a copy shifted by one in columns 0
+// and 3, dominated by its base alone, and that copy a copy shifted again:
+// layers 0, 1 and 2 by construction.
+func TestSortLayersDCLongStaircases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var vals []float64
+	var want []int
+	for i := range 1200 {
+		x, w, tt := rng.Float64(), rng.Float64(), float64(i)/1200
+		for l := range 1 + rng.IntN(3) {
+			s := float64(l)
+			vals = append(vals, x+s, tt, 1-tt, w+s)
+			want = append(want, l)
+		}
+	}
+	maximize := make([]bool, 4)
+	for _, tu := range []dcTuning{
+		{brute: 1, sample: dcSample, stair: 100, filter: 0},
+		{brute: 4, sample: 5, stair: 100, filter: 1 << 20},
+		{brute: dcBrute, sample: dcSample, stair: dcStairRanks, filter: dcFilter},
+	} {
+		got := dcLayers(vals, 4, maximize, tu)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%+v: layers (-want +got):\n%s", tu, diff)
+		}
+	}
 }
