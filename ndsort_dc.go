@@ -244,13 +244,15 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	// A row of L raises a row of H only if its layer is at least the
 	// bound of that row: with every layer of L below every bound of H
 	// there is nothing to do.
-	top := s.rank[L[0]]
+	top, lowL := s.rank[L[0]], s.rank[L[0]]
 	for _, l := range L[1:] {
 		top = max(top, s.rank[l])
+		lowL = min(lowL, s.rank[l])
 	}
-	bottom := s.rank[H[0]]
+	bottom, highH := s.rank[H[0]], s.rank[H[0]]
 	for _, h := range H[1:] {
 		bottom = min(bottom, s.rank[h])
+		highH = max(highH, s.rank[h])
 	}
 	if top < bottom {
 		return
@@ -260,18 +262,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	// them aside for the rest of the call (Buzdalov and Shalyto's rank
 	// filter), keeping both parts in order so that a merge restores L and
 	// H. Neither removal changes top or bottom.
-	idle := 0
-	for _, l := range L {
-		if s.rank[l] < bottom {
-			idle++
-		}
-	}
-	for _, h := range H {
-		if s.rank[h] > top {
-			idle++
-		}
-	}
-	if idle > 0 && idle*dcFilter >= len(L)+len(H) {
+	if (lowL < bottom || highH > top) && s.idle(L, H, bottom, top)*dcFilter >= len(L)+len(H) {
 		nl := s.keepRanks(L, bottom, math.MaxInt)
 		nh := s.keepRanks(H, math.MinInt, top)
 		s.helperB(L[:nl], H[:nh], k)
@@ -451,6 +442,22 @@ func (s *dcSorter) split(S []int32, c dcCut, k int) int {
 	}
 	copy(S[low:], high)
 	return low
+}
+
+// idle counts the rows of L below bottom and the rows of H above top.
+func (s *dcSorter) idle(L, H []int32, bottom, top int) int {
+	n := 0
+	for _, l := range L {
+		if s.rank[l] < bottom {
+			n++
+		}
+	}
+	for _, h := range H {
+		if s.rank[h] > top {
+			n++
+		}
+	}
+	return n
 }
 
 // keepRanks reorders S stably into the rows whose layer is in [lo, hi] then
