@@ -594,9 +594,10 @@ func (s *dcSorter) sweepB(L, H []int32) {
 // bound of H helperB accepts on keys 0..2 for sweepB2 rather than a split,
 // which keeps sweepB2 within the O(n log² n) of the split it replaces; a
 // variable so that tests can force either path. sweepB2 stops at the first
-// staircase that dominates a row, usually one of the first few: in one run
-// on uniform data of 1e5 rows, accepting any number of layers rather than
-// four cut the time 2.4× with 4 columns (40 layers) and 2× with 5 (21).
+// staircase that dominates a row, so many layers cost less than the bound
+// says: in one alternating run on uniform data of 1e5 rows, accepting
+// 4·log₂ layers rather than 4 cut the thread CPU time from 534 to 224 ms
+// with 4 columns (40 layers) and from 1151 to 658 ms with 5 (21 layers).
 var dcStairRanks = 4
 
 // sweepB2 is helperB on keys 0..2 when L holds at most about dcStairRanks
