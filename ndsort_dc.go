@@ -162,9 +162,11 @@ func (s *dcSorter) helperA(S []int32, k int) {
 	s.merge(S, cut)
 }
 
-// bruteB is helperB by comparing every pair. The keys and layers of L are
-// first copied into one run of memory, so that the inner loop reads in
-// sequence, with the common widths unrolled.
+// bruteB is helperB by comparing pairs: each row of H with the rows of L
+// up to the last whose key 0 is no larger (about half of L on data with
+// few dominations). The keys and layers of L are first copied into one run
+// of memory, so that the inner loop reads in sequence, with the common
+// widths unrolled.
 func (s *dcSorter) bruteB(L, H []int32, k int) {
 	w := k + 1
 	keys, ranks := s.bruteKeys[:0], s.bruteRanks[:0]
@@ -177,70 +179,109 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 	// keys are or-ed rather than tested one by one, because on data where
 	// few pairs dominate every test is a coin toss the branch predictor
 	// loses, while the or-ed result is nearly always the same.
+	// L and H ascend, so key 0 does too: only the rows of L up to the
+	// last with key 0 no larger than h's can dominate h, and that prefix
+	// grows with h.
+	n := 0
 	for _, h := range H {
-		hk, best := s.row(h, k), s.rank[h]
-		switch w {
+		hk := s.row(h, k)
+		for n < len(ranks) && keys[n*w] <= hk[0] {
+			n++
+		}
+		best := s.rank[h]
+		switch pk, pr := keys[:n*w], ranks[:n]; w {
 		case 2:
-			h0, h1 := hk[0], hk[1]
-			for j, r := range ranks {
-				p := keys[2*j : 2*j+2 : 2*j+2]
-				_, b0 := bits.Sub64(h0, p[0], 0)
-				_, b1 := bits.Sub64(h1, p[1], 0)
-				if b0|b1 == 0 && r >= best {
-					best = r + 1
-				}
-			}
+			best = bruteRow2(pk, pr, hk, best)
 		case 3:
-			h0, h1, h2 := hk[0], hk[1], hk[2]
-			for j, r := range ranks {
-				p := keys[3*j : 3*j+3 : 3*j+3]
-				_, b0 := bits.Sub64(h0, p[0], 0)
-				_, b1 := bits.Sub64(h1, p[1], 0)
-				_, b2 := bits.Sub64(h2, p[2], 0)
-				if b0|b1|b2 == 0 && r >= best {
-					best = r + 1
-				}
-			}
+			best = bruteRow3(pk, pr, hk, best)
 		case 4:
-			h0, h1, h2, h3 := hk[0], hk[1], hk[2], hk[3]
-			for j, r := range ranks {
-				p := keys[4*j : 4*j+4 : 4*j+4]
-				_, b0 := bits.Sub64(h0, p[0], 0)
-				_, b1 := bits.Sub64(h1, p[1], 0)
-				_, b2 := bits.Sub64(h2, p[2], 0)
-				_, b3 := bits.Sub64(h3, p[3], 0)
-				if b0|b1|b2|b3 == 0 && r >= best {
-					best = r + 1
-				}
-			}
+			best = bruteRow4(pk, pr, hk, best)
 		case 5:
-			h0, h1, h2, h3, h4 := hk[0], hk[1], hk[2], hk[3], hk[4]
-			for j, r := range ranks {
-				p := keys[5*j : 5*j+5 : 5*j+5]
-				_, b0 := bits.Sub64(h0, p[0], 0)
-				_, b1 := bits.Sub64(h1, p[1], 0)
-				_, b2 := bits.Sub64(h2, p[2], 0)
-				_, b3 := bits.Sub64(h3, p[3], 0)
-				_, b4 := bits.Sub64(h4, p[4], 0)
-				if b0|b1|b2|b3|b4 == 0 && r >= best {
-					best = r + 1
-				}
-			}
+			best = bruteRow5(pk, pr, hk, best)
 		default:
-			for j, r := range ranks {
-				p := keys[j*w : j*w+w : j*w+w]
-				var borrow uint64
-				for c, v := range hk {
-					_, b := bits.Sub64(v, p[c], 0)
-					borrow |= b
-				}
-				if borrow == 0 && r >= best {
-					best = r + 1
-				}
-			}
+			best = bruteRow(pk, pr, hk, best)
 		}
 		s.rank[h] = best
 	}
+}
+
+// bruteRow gives the bound of a row with keys hk and bound best after the
+// rows with the given keys (packed, len(hk) each) and layers: one more than
+// the largest layer, at least best, of a row no larger in every key.
+// bruteRow2 to bruteRow5 are the same for two to five keys, each a small
+// function so that its loop keeps everything in registers.
+func bruteRow(keys []uint64, ranks []int, hk []uint64, best int) int {
+	w := len(hk)
+	for j, r := range ranks {
+		p := keys[j*w : j*w+w : j*w+w]
+		var borrow uint64
+		for c, v := range hk {
+			_, b := bits.Sub64(v, p[c], 0)
+			borrow |= b
+		}
+		if borrow == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
+}
+
+func bruteRow2(keys []uint64, ranks []int, hk []uint64, best int) int {
+	h0, h1 := hk[0], hk[1]
+	for j, r := range ranks {
+		p := keys[2*j : 2*j+2 : 2*j+2]
+		_, b0 := bits.Sub64(h0, p[0], 0)
+		_, b1 := bits.Sub64(h1, p[1], 0)
+		if b0|b1 == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
+}
+
+func bruteRow3(keys []uint64, ranks []int, hk []uint64, best int) int {
+	h0, h1, h2 := hk[0], hk[1], hk[2]
+	for j, r := range ranks {
+		p := keys[3*j : 3*j+3 : 3*j+3]
+		_, b0 := bits.Sub64(h0, p[0], 0)
+		_, b1 := bits.Sub64(h1, p[1], 0)
+		_, b2 := bits.Sub64(h2, p[2], 0)
+		if b0|b1|b2 == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
+}
+
+func bruteRow4(keys []uint64, ranks []int, hk []uint64, best int) int {
+	h0, h1, h2, h3 := hk[0], hk[1], hk[2], hk[3]
+	for j, r := range ranks {
+		p := keys[4*j : 4*j+4 : 4*j+4]
+		_, b0 := bits.Sub64(h0, p[0], 0)
+		_, b1 := bits.Sub64(h1, p[1], 0)
+		_, b2 := bits.Sub64(h2, p[2], 0)
+		_, b3 := bits.Sub64(h3, p[3], 0)
+		if b0|b1|b2|b3 == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
+}
+
+func bruteRow5(keys []uint64, ranks []int, hk []uint64, best int) int {
+	h0, h1, h2, h3, h4 := hk[0], hk[1], hk[2], hk[3], hk[4]
+	for j, r := range ranks {
+		p := keys[5*j : 5*j+5 : 5*j+5]
+		_, b0 := bits.Sub64(h0, p[0], 0)
+		_, b1 := bits.Sub64(h1, p[1], 0)
+		_, b2 := bits.Sub64(h2, p[2], 0)
+		_, b3 := bits.Sub64(h3, p[3], 0)
+		_, b4 := bits.Sub64(h4, p[4], 0)
+		if b0|b1|b2|b3|b4 == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
 }
 
 // helperB raises the bounds of the rows of H by the rows of L, whose layers
