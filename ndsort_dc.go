@@ -10,10 +10,12 @@ import (
 // dcBrute is the size under which the divide and conquer of sortLayersDC
 // compares rows pairwise: a helperA call on at most dcBrute rows, or a
 // helperB call whose two sides multiply to at most dcBrute². A variable so
-// that tests can force the recursion down to single rows. 48 rather than
-// 32 since bruteB tests a pair with one branch: 0-18% less thread CPU on
-// the benchmark rows of 4 to 6 columns in one alternating run.
-var dcBrute = 48
+// that tests can force the recursion down to single rows. 64 rather than
+// 32 since bruteB tests a pair with one branch and a row of H only against
+// part of L: 48 took 0-18% less thread CPU than 32 on the benchmark rows
+// of 4 to 6 columns in one alternating run, and 64 another 7% on 6 columns
+// (1e4 rows), the others unchanged.
+var dcBrute = 64
 
 // sortLayersDC is non-dominated sorting by divide and conquer for two or
 // more columns, O(n log^(d−1) n) for d columns: Jensen's recursion (IEEE
