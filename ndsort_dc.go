@@ -29,16 +29,16 @@ var dcBrute = 64
 // Three practical additions, each behind a threshold the tests force:
 // helperB sets aside the rows that can neither raise nor be raised (the
 // rank filter of Buzdalov and Shalyto, dcFilter); its pairwise base case
-// reads a packed copy of one side and tests all keys of a pair with one
-// branch (bruteB); and on keys 0..2 it sweeps with one ENS-BS staircase
-// per layer instead of splitting (sweepB2, dcStairRanks), which on a
-// single layer costs O(log n) per row where the split cost O(log² n).
-// Together, in thread CPU time on the benchmark data (medians of three
-// alternating runs of the code before and after, each the best of three
-// calls): sphere, 4 columns, 1e4 and 1e5 rows (one layer), 23.5 to 9.6 ms
-// and 370 to 140 ms; sphere, 6 columns, 1e4 rows, 63 to 44 ms; uniform,
-// 1e5 rows, 590 to 238 ms with 4 columns (40 layers) and 1222 to 636 ms
-// with 5 (21 layers).
+// compares a row only with the rows of the other side that precede it in
+// key 0, reading a packed copy of them, with one branch per pair (bruteB);
+// and on keys 0..2 it sweeps with one ENS-BS staircase per layer instead
+// of splitting (sweepB2, dcStairRanks), which on a single layer costs
+// O(log n) per row where the split cost O(log² n). Together, in thread
+// CPU time on the benchmark data (medians of three alternating runs of the
+// code before and after, each the best of three calls): sphere, 4
+// columns, 1e4 and 1e5 rows (one layer), 18.0 to 9.2 ms and 331 to 141
+// ms; sphere, 6 columns, 1e4 rows, 69 to 38 ms; uniform, 1e5 rows, 465 to
+// 196 ms with 4 columns (40 layers) and 1104 to 528 ms with 5 (21 layers).
 func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	// Collapse copies: they share a layer and never dominate one another.
 	// Unique row u keeps key k at cols[k][u]; u ascends in lexicographic
