@@ -2,6 +2,7 @@ package spica
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -9,11 +10,29 @@ import (
 	"pgregory.net/rapid"
 )
 
+// dcTuning sets the divide and conquer's thresholds for a test run.
+type dcTuning struct {
+	brute, sample int // dcBrute, dcSample
+	stair         int // dcStairRanks: 0 turns sweepB2 off
+	filter        int // dcFilter: 0 turns the rank filter off, 1<<20 forces it
+}
+
+// drawDCTuning draws thresholds that force each path of the recursion on
+// small inputs, or leave it at its default.
+func drawDCTuning(t *rapid.T) dcTuning {
+	return dcTuning{
+		brute:  rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute"),
+		sample: rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample"),
+		stair:  rapid.SampledFrom([]int{0, 1, 2, 100, dcStairRanks}).Draw(t, "stair"),
+		filter: rapid.SampledFrom([]int{0, 1, 1 << 20, dcFilter}).Draw(t, "filter"),
+	}
+}
+
 // dcLayers runs the divide and conquer alone on a matrix with at least two
-// columns, with brute for dcBrute and sample for dcSample.
-func dcLayers(values []float64, dims int, maximize []bool, brute, sample int) []int {
-	defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
-	dcBrute, dcSample = brute, sample
+// columns, with the thresholds of tu.
+func dcLayers(values []float64, dims int, maximize []bool, tu dcTuning) []int {
+	defer func(b, s, r, f int) { dcBrute, dcSample, dcStairRanks, dcFilter = b, s, r, f }(dcBrute, dcSample, dcStairRanks, dcFilter)
+	dcBrute, dcSample, dcStairRanks, dcFilter = tu.brute, tu.sample, tu.stair, tu.filter
 	n := len(values) / dims
 	layer := make([]int, n)
 	if n == 0 {
@@ -25,8 +44,11 @@ func dcLayers(values []float64, dims int, maximize []bool, brute, sample int) []
 }
 
 // The recursion is forced down to single rows (brute 1), to small blocks
-// (2, 3) and left at its default, on ties, copies, NaN rows, ±Inf, -0.0 and
-// mixed directions, against the peeling oracle.
+// (2, 3) and left at its default, with each sweep and the rank filter
+// forced, off or at their defaults, on two to eight columns (so that the
+// pairwise test meets every width it unrolls and the general one), on
+// ties, copies, NaN rows, ±Inf, -0.0 and mixed directions, against the
+// oracle.
 func TestSortLayersDCMatchesPeeling(t *testing.T) {
 	values := []struct {
 		name  string
@@ -45,14 +67,12 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 		value := tt.value
 		t.Run(tt.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				dims := rapid.IntRange(2, 6).Draw(t, "dims")
+				dims := rapid.IntRange(2, 8).Draw(t, "dims")
 				n := rapid.IntRange(0, 60).Draw(t, "n")
 				maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
-				brute := rapid.SampledFrom([]int{1, 2, 3, dcBrute}).Draw(t, "brute")
-				sample := rapid.SampledFrom([]int{1, 2, 5, dcSample}).Draw(t, "sample")
 				orig := slices.Clone(vals)
-				got := dcLayers(vals, dims, maximize, brute, sample)
+				got := dcLayers(vals, dims, maximize, drawDCTuning(t))
 				if !sameBits(vals, orig) {
 					t.Fatal("sortLayersDC modified its input")
 				}
@@ -75,9 +95,7 @@ func TestSortLayersDCGrid(t *testing.T) {
 			rapid.Just(math.NaN()),
 		)
 		vals := rapid.SliceOfN(cell, n*dims, n*dims).Draw(t, "values")
-		brute := rapid.SampledFrom([]int{1, 4}).Draw(t, "brute")
-		sample := rapid.SampledFrom([]int{1, 3, dcSample}).Draw(t, "sample")
-		got := dcLayers(vals, dims, maximize, brute, sample)
+		got := dcLayers(vals, dims, maximize, drawDCTuning(t))
 		checkLayers(t, vals, dims, maximize, got)
 	})
 }
@@ -137,10 +155,14 @@ func TestSortLayersDCTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, brute := range []int{1, dcBrute} {
-				got := dcLayers(tt.values, tt.dims, tt.maximize, brute, 1)
+			for _, tu := range []dcTuning{
+				{brute: 1, sample: 1, stair: 0, filter: 0},
+				{brute: 1, sample: 1, stair: 100, filter: 1 << 20},
+				{brute: dcBrute, sample: dcSample, stair: dcStairRanks, filter: dcFilter},
+			} {
+				got := dcLayers(tt.values, tt.dims, tt.maximize, tu)
 				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Fatalf("brute %d: layers (-want +got):\n%s", brute, diff)
+					t.Fatalf("%+v: layers (-want +got):\n%s", tu, diff)
 				}
 			}
 		})
@@ -157,4 +179,35 @@ func TestSelectKey(t *testing.T) {
 			t.Fatalf("selectKey(%v, %d) = %d, want %d", vals, r, got, sorted[r])
 		}
 	})
+}
+
+// Rows whose keys 1 and 2 trade off exactly (t against 1−t) never dominate
+// one another in those keys, so sweepB2's staircases keep every row swept
+// and grow past a block (2·stairBlock steps), which splits them and reuses
+// spare blocks. Each base row may have a copy shifted by one in columns 0
+// and 3, dominated by its base alone, and that copy a copy shifted again:
+// layers 0, 1 and 2 by construction.
+func TestSortLayersDCLongStaircases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var vals []float64
+	var want []int
+	for i := range 1200 {
+		x, w, tt := rng.Float64(), rng.Float64(), float64(i)/1200
+		for l := range 1 + rng.IntN(3) {
+			s := float64(l)
+			vals = append(vals, x+s, tt, 1-tt, w+s)
+			want = append(want, l)
+		}
+	}
+	maximize := make([]bool, 4)
+	for _, tu := range []dcTuning{
+		{brute: 1, sample: dcSample, stair: 100, filter: 0},
+		{brute: 4, sample: 5, stair: 100, filter: 1 << 20},
+		{brute: dcBrute, sample: dcSample, stair: dcStairRanks, filter: dcFilter},
+	} {
+		got := dcLayers(vals, 4, maximize, tu)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%+v: layers (-want +got):\n%s", tu, diff)
+		}
+	}
 }
