@@ -29,14 +29,18 @@ func hv4d(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
-	s := newHV4Sweep(pts)
+	var s hv4Sweep
+	s.reset(m)
+	for i := range m {
+		s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+	}
 	vol := 0.0
 	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
-		p := s.node[i]
-		c, covered := s.contribution(p)
-		if covered {
+		p := int32(i + 2)
+		if s.locate(p) {
 			continue
 		}
+		c := s.measure(p)
 		s.insert(p)
 		vol += max(c, 0) * pts[4*i+3]
 	}
@@ -103,44 +107,40 @@ const (
 	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep numbers the nodes in L's order, after the sentinels, and keeps L
-// as arrays: the members' nodes, ascending, and their coordinates beside
-// them, so that the scans that dominate the cost read memory in sequence.
-// Inserting into the arrays moves O(|L|) words, within the O(|L|) a row
-// costs anyway.
+// hv4Sweep keeps L as arrays: the members' nodes in L's order and their
+// coordinates beside them, so that the scans that dominate the cost read
+// memory in sequence. Inserting into the arrays moves O(|L|) words, within
+// the O(|L|) a row costs anyway. Node i+2 is row i of the caller.
 type hv4Sweep struct {
 	nd         []hv4Node
-	node       []int32 // the node of each row
 	ord        []int32 // L
 	lx, ly, lz []float64
-	pos        int // where the node last measured goes in L
+	pos        int // where the node last located goes in L
 }
 
-func newHV4Sweep(pts []float64) *hv4Sweep {
-	m := len(pts) / 4
-	nd := make([]hv4Node, m+2)
-	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
-	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
-	node := make([]int32, m)
-	for k, i := range extentOrder(pts, 4, 2, 1, 0) {
-		node[i] = int32(k + 2)
-		nd[k+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+// reset empties the sweep and makes room for the nodes of m rows, reusing
+// the buffers of an earlier sweep; the caller sets the nodes' coordinates.
+func (s *hv4Sweep) reset(m int) {
+	if cap(s.nd) < m+2 {
+		s.nd = make([]hv4Node, m+2)
+		s.ord = make([]int32, 0, m)
+		s.lx, s.ly, s.lz = make([]float64, 0, m), make([]float64, 0, m), make([]float64, 0, m)
 	}
-	return &hv4Sweep{
-		nd: nd, node: node,
-		ord: make([]int32, 0, m),
-		lx:  make([]float64, 0, m), ly: make([]float64, 0, m), lz: make([]float64, 0, m),
-	}
+	s.nd = s.nd[:m+2]
+	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
+	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
+	s.ord, s.lx, s.ly, s.lz = s.ord[:0], s.lx[:0], s.ly[:0], s.lz[:0]
 }
 
-// contribution returns the volume of node p's box that no box of L covers,
-// and whether one row of L alone covers it (then p is to be dropped, as it
-// is weakly dominated). It sets p's neighbours and its place in L for
-// insert.
-func (s *hv4Sweep) contribution(p int32) (float64, bool) {
+// locate reports whether one row of L alone covers node p (then p is to be
+// dropped, as it is weakly dominated); otherwise it sets p's neighbours and
+// its place in L for measure and insert. L's order is decreasing
+// lexicographic (z, y, x), and a member equal to p comes before it, so that
+// it covers p.
+func (s *hv4Sweep) locate(p int32) bool {
 	nd, ord, lx, ly := s.nd, s.ord, s.lx, s.ly
 	P := &nd[p]
-	px, py := P.x, P.y
+	px, py, pz := P.x, P.y, P.z
 	// Rebuild the part of the staircase of the rows above p that p's
 	// rectangle sees, and find p's neighbours on it: the left one, cl, is
 	// the row with the largest x among those higher than p, the right one,
@@ -154,11 +154,15 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
 	k := 0
-	for ; k < len(ord) && ord[k] < p; k++ {
+	lz := s.lz
+	for ; k < len(ord); k++ {
 		x, y := lx[k], ly[k]
+		if z := lz[k]; z < pz || z == pz && (y < py || y == py && x < px) {
+			break
+		}
 		switch {
 		case x >= px && y >= py:
-			return 0, true
+			return true
 		case y > py: // then x < px
 			if x < clx { // a tie in x is a row that covers cl
 				continue
@@ -176,7 +180,48 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 		nd[Q.left].cr, nd[Q.right].cl = q, q
 	}
 	P.left, P.right, s.pos = cl, cr, k
+	return false
+}
 
+// place is locate for a node that is inserted without being measured: it
+// finds the same neighbours and place in L, or reports p covered, but
+// relinks nothing, as only measure walks the links it sets.
+func (s *hv4Sweep) place(p int32) bool {
+	ord, lx, ly, lz := s.ord, s.lx, s.ly, s.lz
+	P := &s.nd[p]
+	px, py, pz := P.x, P.y, P.z
+	cl, cr := int32(hvLeft), int32(hvRight)
+	clx, cry := 0.0, 0.0
+	k := 0
+	for ; k < len(ord); k++ {
+		x, y := lx[k], ly[k]
+		if z := lz[k]; z < pz || z == pz && (y < py || y == py && x < px) {
+			break
+		}
+		switch {
+		case x >= px && y >= py:
+			return true
+		case y > py:
+			if x >= clx {
+				cl, clx = ord[k], x
+			}
+		case x > px:
+			if y >= cry {
+				cr, cry = ord[k], y
+			}
+		}
+	}
+	P.left, P.right, s.pos = cl, cr, k
+	return false
+}
+
+// measure returns the volume of the box of node p, just located, that no
+// box of L covers.
+func (s *hv4Sweep) measure(p int32) float64 {
+	nd, ord, lx, ly, lz := s.nd, s.ord, s.lx, s.ly, s.lz
+	P := &nd[p]
+	px, py := P.x, P.y
+	cl, cr, k := P.left, P.right, s.pos
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
 	area, from := 0.0, nd[cl].x
@@ -190,7 +235,6 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 
 	// Sweep down: each lower row cuts into the area, and only rows that cut
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
-	lz := s.lz
 	vol, zPrev := 0.0, P.z
 	for ; k < len(ord); k++ {
 		x, y, z := lx[k], ly[k], lz[k]
@@ -199,7 +243,7 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 		switch {
 		case x >= px && y >= py:
 			// Below z nothing of the rectangle is uncovered.
-			return max(vol, 0), false
+			return max(vol, 0)
 		case x <= px && y <= py:
 			// Inside the rectangle, the row covers exactly its own
 			// exclusive area among the steps, which lie between its
@@ -256,10 +300,10 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 			cl = q
 		}
 	}
-	return max(vol+area*zPrev, 0), false
+	return max(vol+area*zPrev, 0)
 }
 
-// insert puts p, measured by contribution and not covered, into L, drops
+// insert puts p, located and not covered, into L, drops
 // the rows below it that it weakly dominates, and makes it the neighbour of
 // the rows below it whose staircase it joins. A neighbour equal to p in x
 // and y is below p, so this very pass drops it: p takes its place.
