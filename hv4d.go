@@ -107,15 +107,20 @@ const (
 	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep keeps L as arrays: the members' nodes in L's order and their
-// coordinates beside them, so that the scans that dominate the cost read
-// memory in sequence. Inserting into the arrays moves O(|L|) words, within
-// the O(|L|) a row costs anyway. Node i+2 is row i of the caller.
+// hv4Sweep keeps L as an array of the members' coordinates and nodes in L's
+// order, so that the scans that dominate the cost read memory in sequence.
+// Inserting into the array moves O(|L|) words, within the O(|L|) a row
+// costs anyway. Node i+2 is row i of the caller.
 type hv4Sweep struct {
-	nd         []hv4Node
-	ord        []int32 // L
-	lx, ly, lz []float64
-	pos        int // where the node last located goes in L
+	nd  []hv4Node
+	l   []hv4Entry // L
+	pos int        // where the node last located goes in L
+}
+
+// hv4Entry is a member of L: a node and its coordinates.
+type hv4Entry struct {
+	x, y, z float64
+	id      int32
 }
 
 // reset empties the sweep and makes room for the nodes of m rows, reusing
@@ -123,13 +128,12 @@ type hv4Sweep struct {
 func (s *hv4Sweep) reset(m int) {
 	if cap(s.nd) < m+2 {
 		s.nd = make([]hv4Node, m+2)
-		s.ord = make([]int32, 0, m)
-		s.lx, s.ly, s.lz = make([]float64, 0, m), make([]float64, 0, m), make([]float64, 0, m)
+		s.l = make([]hv4Entry, 0, m+1)
 	}
 	s.nd = s.nd[:m+2]
 	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
 	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
-	s.ord, s.lx, s.ly, s.lz = s.ord[:0], s.lx[:0], s.ly[:0], s.lz[:0]
+	s.l = s.l[:0]
 }
 
 // locate reports whether one row of L alone covers node p (then p is to be
@@ -138,7 +142,7 @@ func (s *hv4Sweep) reset(m int) {
 // lexicographic (z, y, x), and a member equal to p comes before it, so that
 // it covers p.
 func (s *hv4Sweep) locate(p int32) bool {
-	nd, ord, lx, ly := s.nd, s.ord, s.lx, s.ly
+	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py, pz := P.x, P.y, P.z
 	// Rebuild the part of the staircase of the rows above p that p's
@@ -154,10 +158,10 @@ func (s *hv4Sweep) locate(p int32) bool {
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
 	k := 0
-	lz := s.lz
-	for ; k < len(ord); k++ {
-		x, y := lx[k], ly[k]
-		if z := lz[k]; z < pz || z == pz && (y < py || y == py && x < px) {
+	for ; k < len(l); k++ {
+		e := &l[k]
+		x, y := e.x, e.y
+		if z := e.z; z < pz || z == pz && (y < py || y == py && x < px) {
 			break
 		}
 		switch {
@@ -167,14 +171,14 @@ func (s *hv4Sweep) locate(p int32) bool {
 			if x < clx { // a tie in x is a row that covers cl
 				continue
 			}
-			cl, clx = ord[k], x
+			cl, clx = e.id, x
 		case x > px: // then y < py
 			if y < cry {
 				continue
 			}
-			cr, cry = ord[k], y
+			cr, cry = e.id, y
 		}
-		q := ord[k]
+		q := e.id
 		Q := &nd[q]
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr, nd[Q.right].cl = q, q
@@ -187,15 +191,16 @@ func (s *hv4Sweep) locate(p int32) bool {
 // finds the same neighbours and place in L, or reports p covered, but
 // relinks nothing, as only measure walks the links it sets.
 func (s *hv4Sweep) place(p int32) bool {
-	ord, lx, ly, lz := s.ord, s.lx, s.ly, s.lz
+	l := s.l
 	P := &s.nd[p]
 	px, py, pz := P.x, P.y, P.z
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
 	k := 0
-	for ; k < len(ord); k++ {
-		x, y := lx[k], ly[k]
-		if z := lz[k]; z < pz || z == pz && (y < py || y == py && x < px) {
+	for ; k < len(l); k++ {
+		e := &l[k]
+		x, y := e.x, e.y
+		if z := e.z; z < pz || z == pz && (y < py || y == py && x < px) {
 			break
 		}
 		switch {
@@ -203,11 +208,11 @@ func (s *hv4Sweep) place(p int32) bool {
 			return true
 		case y > py:
 			if x >= clx {
-				cl, clx = ord[k], x
+				cl, clx = e.id, x
 			}
 		case x > px:
 			if y >= cry {
-				cr, cry = ord[k], y
+				cr, cry = e.id, y
 			}
 		}
 	}
@@ -218,7 +223,7 @@ func (s *hv4Sweep) place(p int32) bool {
 // measure returns the volume of the box of node p, just located, that no
 // box of L covers.
 func (s *hv4Sweep) measure(p int32) float64 {
-	nd, ord, lx, ly, lz := s.nd, s.ord, s.lx, s.ly, s.lz
+	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py := P.x, P.y
 	cl, cr, k := P.left, P.right, s.pos
@@ -236,8 +241,8 @@ func (s *hv4Sweep) measure(p int32) float64 {
 	// Sweep down: each lower row cuts into the area, and only rows that cut
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
 	vol, zPrev := 0.0, P.z
-	for ; k < len(ord); k++ {
-		x, y, z := lx[k], ly[k], lz[k]
+	for ; k < len(l); k++ {
+		x, y, z, q := l[k].x, l[k].y, l[k].z, l[k].id
 		vol += area * (zPrev - z)
 		zPrev = z
 		switch {
@@ -248,7 +253,6 @@ func (s *hv4Sweep) measure(p int32) float64 {
 			// Inside the rectangle, the row covers exactly its own
 			// exclusive area among the steps, which lie between its
 			// neighbours.
-			q := ord[k]
 			Q := &nd[q]
 			lost, from := 0.0, nd[Q.left].x
 			t := nd[Q.left].cr
@@ -277,7 +281,6 @@ func (s *hv4Sweep) measure(p int32) float64 {
 				t = T.cl
 			}
 			area -= lost
-			q := ord[k]
 			nd[q].cl, nd[q].cr = t, cr
 			nd[t].cr, nd[cr].cl = q, q
 			cr = q
@@ -294,7 +297,6 @@ func (s *hv4Sweep) measure(p int32) float64 {
 			}
 			lost += (x - from) * (py - nd[t].y)
 			area -= lost
-			q := ord[k]
 			nd[q].cl, nd[q].cr = cl, t
 			nd[cl].cr, nd[t].cl = q, q
 			cl = q
@@ -311,28 +313,24 @@ func (s *hv4Sweep) insert(p int32) {
 	nd := s.nd
 	P := &nd[p]
 	px, py := P.x, P.y
-	// The arrays have room for every row, so inserting is a shift by one;
+	// The array has room for every row, so inserting is a shift by one;
 	// done by hand, as slices.Insert costs as much again at this size.
-	pos, n := s.pos, len(s.ord)
-	ord, lx, ly, lz := s.ord[:n+1], s.lx[:n+1], s.ly[:n+1], s.lz[:n+1]
-	copy(ord[pos+1:], ord[pos:n])
-	copy(lx[pos+1:], lx[pos:n])
-	copy(ly[pos+1:], ly[pos:n])
-	copy(lz[pos+1:], lz[pos:n])
-	ord[pos], lx[pos], ly[pos], lz[pos] = p, px, py, P.z
-	s.ord, s.lx, s.ly, s.lz = ord, lx, ly, lz
+	pos, n := s.pos, len(s.l)
+	l := s.l[:n+1]
+	copy(l[pos+1:], l[pos:n])
+	l[pos] = hv4Entry{px, py, P.z, p}
 	w, k := pos+1, pos+1
 	for ; k <= n; k++ {
-		x, y := lx[k], ly[k]
-		if px >= x && py >= y {
+		e := l[k]
+		if px >= e.x && py >= e.y {
 			continue // dropped
 		}
-		if x >= px && y >= py {
+		if e.x >= px && e.y >= py {
 			// This row hides p from the staircase of every row below it.
 			break
 		}
-		Q := &nd[ord[k]]
-		if px < x { // py > y
+		Q := &nd[e.id]
+		if px < e.x { // py > y
 			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
 				Q.left = p
 			}
@@ -341,15 +339,12 @@ func (s *hv4Sweep) insert(p int32) {
 				Q.right = p
 			}
 		}
-		ord[w], lx[w], ly[w], lz[w] = ord[k], x, y, lz[k]
+		l[w] = e
 		w++
 	}
 	if w < k {
-		copy(ord[w:], ord[k:])
-		copy(lx[w:], lx[k:])
-		copy(ly[w:], ly[k:])
-		copy(lz[w:], lz[k:])
-		m := w + n + 1 - k
-		s.ord, s.lx, s.ly, s.lz = ord[:m], lx[:m], ly[:m], lz[:m]
+		copy(l[w:], l[k:])
+		l = l[:w+n+1-k]
 	}
+	s.l = l
 }
