@@ -61,21 +61,43 @@ func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []i
 // rank) sorted by z.
 func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 	m := len(pts) / 3
-	a := make([]ndRec, m)
-	buf := make([]ndRec, m)
+	recs := make([]ndRec, 3*m) // the records by x, scratch, and by z
+	a, buf, z := recs[:m], recs[m:2*m], recs[2*m:]
 	for i := range m {
 		a[i] = ndRec{fastKey(pts[3*i], 0), uint64(i)}
 	}
-	byX := sortStable(a, buf) // sorted in a, so buf is free again
-	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
-	z := make([]ndRec, m)
+	byX := sortSmall(a, buf) // sorted in a, so buf is free again
+	xy := make([]float64, 2*m)
+	x, y, row = xy[:m], xy[m:], make([]int, m)
 	for r, e := range byX {
 		i := int(e.aux)
 		row[r] = i
 		x[r], y[r] = pts[3*i], pts[3*i+1]
 		z[r] = ndRec{fastKey(pts[3*i+2], 0), uint64(r)} // keyValue decodes it
 	}
-	return x, y, row, sortStable(z, buf)
+	return x, y, row, sortSmall(z, buf)
+}
+
+// sortSmallMax is the number of records up to which sortSmall sorts by
+// insertion. A variable so that tests can force either path.
+var sortSmallMax = 96
+
+// sortSmall is sortStable with its own path for a few records: an insertion
+// sort by key and payload, which at that size costs a fraction of a
+// comparison sort through a function value and of a radix sort's buckets.
+func sortSmall(recs, buf []ndRec) []ndRec {
+	if len(recs) > sortSmallMax {
+		return sortStable(recs, buf)
+	}
+	for i := 1; i < len(recs); i++ {
+		r := recs[i]
+		j := i
+		for ; j > 0 && (recs[j-1].key > r.key || recs[j-1].key == r.key && recs[j-1].aux > r.aux); j-- {
+			recs[j] = recs[j-1]
+		}
+		recs[j] = r
+	}
+	return recs
 }
 
 // hv3 is the three-column hypervolume of finite, positive extents: the
