@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
@@ -86,59 +84,6 @@ func TestHypervolumeThreeColumnPaths(t *testing.T) {
 				want := oracleHV(values, dims, maximize, ref)
 				if got, err := Hypervolume(values, dims, maximize, ref); err != nil || !approxEqual(got, want) {
 					t.Fatalf("Hypervolume = %v, %v; oracle %v", got, err, want)
-				}
-			})
-		})
-	}
-}
-
-// TestSortSmallMatchesSortStable draws records with few distinct keys and
-// payloads, so ties in both are common, and checks that the insertion sort
-// orders them exactly as sortStable does: by key, then by payload.
-func TestSortSmallMatchesSortStable(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 200).Draw(t, "n")
-		recs := make([]ndRec, n)
-		for i := range recs {
-			recs[i] = ndRec{rapid.Uint64Range(0, 5).Draw(t, "key"), rapid.Uint64Range(0, 5).Draw(t, "aux")}
-		}
-		want := sortStable(slices.Clone(recs), nil)
-		defer func(old int) { sortSmallMax = old }(sortSmallMax)
-		sortSmallMax = math.MaxInt
-		if got := sortSmall(slices.Clone(recs), make([]ndRec, n)); !slices.Equal(got, want) {
-			t.Fatalf("sortSmall(%v) = %v, want %v", recs, got, want)
-		}
-	})
-}
-
-// TestHypervolumeContributionsThreeColumnSortPaths checks three-column
-// shares against the grid oracle with the sweep's rows ordered by insertion
-// sort and by sortStable, whatever their number.
-func TestHypervolumeContributionsThreeColumnSortPaths(t *testing.T) {
-	for _, limit := range []int{0, math.MaxInt} {
-		t.Run(fmt.Sprintf("sortSmallMax=%d", limit), func(t *testing.T) {
-			defer func(old int) { sortSmallMax = old }(sortSmallMax)
-			sortSmallMax = limit
-			rapid.Check(t, func(t *rapid.T) {
-				n := rapid.IntRange(0, 12).Draw(t, "n")
-				values := make([]float64, 3*n)
-				for i := range values {
-					values[i] = rapid.SampledFrom([]float64{0, 0.5, 1, 2, 3}).Draw(t, "v")
-				}
-				maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
-				ref := []float64{4, 4, 4}
-				for j, up := range maximize {
-					if up {
-						ref[j] = -1
-					}
-				}
-				want := oracleContributions(values, 3, maximize, ref)
-				got, err := HypervolumeContributions(values, 3, maximize, ref)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(want, got, approx); diff != "" {
-					t.Fatalf("contributions (-oracle +got):\n%s", diff)
 				}
 			})
 		})
