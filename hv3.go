@@ -61,14 +61,14 @@ func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []i
 // rank) sorted by z.
 func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 	m := len(pts) / 3
-	recs := make([]ndRec, 3*m) // the records by x, scratch, and by z
-	a, buf, z := recs[:m], recs[m:2*m], recs[2*m:]
+	a := make([]ndRec, m)
+	buf := make([]ndRec, m)
 	for i := range m {
 		a[i] = ndRec{fastKey(pts[3*i], 0), uint64(i)}
 	}
 	byX := sortRanks(a, buf) // sorted in a, so buf is free again
-	xy := make([]float64, 2*m)
-	x, y, row = xy[:m], xy[m:], make([]int, m)
+	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
+	z := make([]ndRec, m)
 	for r, e := range byX {
 		i := int(e.aux)
 		row[r] = i

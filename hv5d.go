@@ -15,8 +15,8 @@ import (
 // Rows enter by decreasing fifth extent v, so the volume is the sum over
 // rows of v times the row's exclusive four-column volume against the rows
 // entered before it, the prefix. The prefix is kept sorted as HV4D+ sweeps
-// it, by decreasing fourth extent, each row inserted by bisection, so no row
-// pays for a sort; see contribution4 for the rest. A row that one row of
+// it, by decreasing fourth extent, each row inserted by bisection, so no
+// row's contribution pays for sorting it; see contribution4 for the rest. A row that one row of
 // the prefix weakly dominates in the first four columns adds nothing, now
 // or later, and never enters; rows that a new row weakly dominates there
 // leave, as they add nothing to any later row's exclusive volume: the
