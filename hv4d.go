@@ -107,20 +107,23 @@ const (
 	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep keeps L as an array of the members' coordinates and nodes in L's
-// order, so that the scans that dominate the cost read memory in sequence.
-// Inserting into the array moves O(|L|) words, within the O(|L|) a row
-// costs anyway. Node i+2 is row i of the caller.
+// hv4Sweep keeps L as an array of the members' nodes and x and y in L's
+// order, so that the scans that dominate the cost read memory in sequence,
+// and their z apart, as the scans above a row need z only to find where
+// they end, which bisection does. Inserting into the arrays moves O(|L|)
+// words, within the O(|L|) a row costs anyway. Node i+2 is row i of the
+// caller.
 type hv4Sweep struct {
 	nd  []hv4Node
 	l   []hv4Entry // L
+	lz  []float64  // the z of each member of L
 	pos int        // where the node last located goes in L
 }
 
-// hv4Entry is a member of L: a node and its coordinates.
+// hv4Entry is a member of L: a node and its first two coordinates.
 type hv4Entry struct {
-	x, y, z float64
-	id      int32
+	x, y float64
+	id   int32
 }
 
 // reset empties the sweep and makes room for the nodes of m rows, reusing
@@ -129,11 +132,36 @@ func (s *hv4Sweep) reset(m int) {
 	if cap(s.nd) < m+2 {
 		s.nd = make([]hv4Node, m+2)
 		s.l = make([]hv4Entry, 0, m+1)
+		s.lz = make([]float64, 0, m+1)
 	}
 	s.nd = s.nd[:m+2]
 	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
 	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
-	s.l = s.l[:0]
+	s.l, s.lz = s.l[:0], s.lz[:0]
+}
+
+// above returns the number of members of L that come before a node at
+// (x, y, z): those with a lexicographically larger or equal (z, y, x).
+func (s *hv4Sweep) above(x, y, z float64) int {
+	l, lz := s.l, s.lz
+	lo, hi := 0, len(l)
+	if hi <= 64 {
+		// A scan of a short L costs less than the mispredicted branches of
+		// bisection; it stops at the first row below, almost always on z.
+		for lo < hi && (lz[lo] > z || lz[lo] == z && (l[lo].y > y || l[lo].y == y && l[lo].x >= x)) {
+			lo++
+		}
+		return lo
+	}
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if e := &l[h]; lz[h] > z || lz[h] == z && (e.y > y || e.y == y && e.x >= x) {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
 }
 
 // locate reports whether one row of L alone covers node p (then p is to be
@@ -157,13 +185,10 @@ func (s *hv4Sweep) locate(p int32) bool {
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
-	k := 0
-	for ; k < len(l); k++ {
+	end := s.above(px, py, pz)
+	for k := range l[:end] {
 		e := &l[k]
 		x, y := e.x, e.y
-		if z := e.z; z < pz || z == pz && (y < py || y == py && x < px) {
-			break
-		}
 		switch {
 		case x >= px && y >= py:
 			return true
@@ -183,7 +208,7 @@ func (s *hv4Sweep) locate(p int32) bool {
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr, nd[Q.right].cl = q, q
 	}
-	P.left, P.right, s.pos = cl, cr, k
+	P.left, P.right, s.pos = cl, cr, end
 	return false
 }
 
@@ -196,13 +221,10 @@ func (s *hv4Sweep) place(p int32) bool {
 	px, py, pz := P.x, P.y, P.z
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
-	k := 0
-	for ; k < len(l); k++ {
+	end := s.above(px, py, pz)
+	for k := range l[:end] {
 		e := &l[k]
 		x, y := e.x, e.y
-		if z := e.z; z < pz || z == pz && (y < py || y == py && x < px) {
-			break
-		}
 		switch {
 		case x >= px && y >= py:
 			return true
@@ -216,14 +238,14 @@ func (s *hv4Sweep) place(p int32) bool {
 			}
 		}
 	}
-	P.left, P.right, s.pos = cl, cr, k
+	P.left, P.right, s.pos = cl, cr, end
 	return false
 }
 
 // measure returns the volume of the box of node p, just located, that no
 // box of L covers.
 func (s *hv4Sweep) measure(p int32) float64 {
-	nd, l := s.nd, s.l
+	nd, l, lz := s.nd, s.l, s.lz
 	P := &nd[p]
 	px, py := P.x, P.y
 	cl, cr, k := P.left, P.right, s.pos
@@ -242,7 +264,7 @@ func (s *hv4Sweep) measure(p int32) float64 {
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
 	vol, zPrev := 0.0, P.z
 	for ; k < len(l); k++ {
-		x, y, z, q := l[k].x, l[k].y, l[k].z, l[k].id
+		x, y, z, q := l[k].x, l[k].y, lz[k], l[k].id
 		vol += area * (zPrev - z)
 		zPrev = z
 		switch {
@@ -313,12 +335,13 @@ func (s *hv4Sweep) insert(p int32) {
 	nd := s.nd
 	P := &nd[p]
 	px, py := P.x, P.y
-	// The array has room for every row, so inserting is a shift by one;
+	// The arrays have room for every row, so inserting is a shift by one;
 	// done by hand, as slices.Insert costs as much again at this size.
 	pos, n := s.pos, len(s.l)
-	l := s.l[:n+1]
+	l, lz := s.l[:n+1], s.lz[:n+1]
 	copy(l[pos+1:], l[pos:n])
-	l[pos] = hv4Entry{px, py, P.z, p}
+	copy(lz[pos+1:], lz[pos:n])
+	l[pos], lz[pos] = hv4Entry{px, py, p}, P.z
 	w, k := pos+1, pos+1
 	for ; k <= n; k++ {
 		e := l[k]
@@ -339,12 +362,13 @@ func (s *hv4Sweep) insert(p int32) {
 				Q.right = p
 			}
 		}
-		l[w] = e
+		l[w], lz[w] = e, lz[k]
 		w++
 	}
 	if w < k {
 		copy(l[w:], l[k:])
-		l = l[:w+n+1-k]
+		copy(lz[w:], lz[k:])
+		l, lz = l[:w+n+1-k], lz[:w+n+1-k]
 	}
-	s.l = l
+	s.l, s.lz = l, lz
 }
