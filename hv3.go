@@ -66,7 +66,7 @@ func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 	for i := range m {
 		a[i] = ndRec{fastKey(pts[3*i], 0), uint64(i)}
 	}
-	byX := sortStable(a, buf) // sorted in a, so buf is free again
+	byX := sortRanks(a, buf) // sorted in a, so buf is free again
 	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
 	z := make([]ndRec, m)
 	for r, e := range byX {
@@ -75,7 +75,16 @@ func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 		x[r], y[r] = pts[3*i], pts[3*i+1]
 		z[r] = ndRec{fastKey(pts[3*i+2], 0), uint64(r)} // keyValue decodes it
 	}
-	return x, y, row, sortStable(z, buf)
+	return x, y, row, sortRanks(z, buf)
+}
+
+// sortRanks is sortStable by radix sort at every size: with a few dozen
+// records, as the sweeps of small fronts have, a comparison sort through a
+// function value costs twice the buckets (76 records: 6.2 against 2.4 µs).
+func sortRanks(recs, buf []ndRec) []ndRec {
+	radixSort(recs, buf, false)
+	sortTiesByAux(recs)
+	return recs
 }
 
 // hv3 is the three-column hypervolume of finite, positive extents: the

@@ -29,14 +29,18 @@ func hv4d(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
-	s := newHV4Sweep(pts)
+	var s hv4Sweep
+	s.reset(m)
+	for i := range m {
+		s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+	}
 	vol := 0.0
 	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
-		p := s.node[i]
-		c, covered := s.contribution(p)
-		if covered {
+		p := int32(i + 2)
+		if s.locate(p) {
 			continue
 		}
+		c := s.measure(p)
 		s.insert(p)
 		vol += max(c, 0) * pts[4*i+3]
 	}
@@ -103,44 +107,72 @@ const (
 	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep numbers the nodes in L's order, after the sentinels, and keeps L
-// as arrays: the members' nodes, ascending, and their coordinates beside
-// them, so that the scans that dominate the cost read memory in sequence.
-// Inserting into the arrays moves O(|L|) words, within the O(|L|) a row
-// costs anyway.
+// hv4Sweep keeps L as an array of the members' nodes and x and y in L's
+// order, so that the scans that dominate the cost read memory in sequence,
+// and their z apart, as the scans above a row need z only to find where
+// they end, which bisection does. Inserting into the arrays moves O(|L|)
+// words, within the O(|L|) a row costs anyway. Node i+2 is row i of the
+// caller.
 type hv4Sweep struct {
-	nd         []hv4Node
-	node       []int32 // the node of each row
-	ord        []int32 // L
-	lx, ly, lz []float64
-	pos        int // where the node last measured goes in L
+	nd  []hv4Node
+	l   []hv4Entry // L
+	lz  []float64  // the z of each member of L
+	pos int        // where the node last located goes in L
 }
 
-func newHV4Sweep(pts []float64) *hv4Sweep {
-	m := len(pts) / 4
-	nd := make([]hv4Node, m+2)
-	nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
-	nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
-	node := make([]int32, m)
-	for k, i := range extentOrder(pts, 4, 2, 1, 0) {
-		node[i] = int32(k + 2)
-		nd[k+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
-	}
-	return &hv4Sweep{
-		nd: nd, node: node,
-		ord: make([]int32, 0, m),
-		lx:  make([]float64, 0, m), ly: make([]float64, 0, m), lz: make([]float64, 0, m),
-	}
+// hv4Entry is a member of L: a node and its first two coordinates.
+type hv4Entry struct {
+	x, y float64
+	id   int32
 }
 
-// contribution returns the volume of node p's box that no box of L covers,
-// and whether one row of L alone covers it (then p is to be dropped, as it
-// is weakly dominated). It sets p's neighbours and its place in L for
-// insert.
-func (s *hv4Sweep) contribution(p int32) (float64, bool) {
-	nd, ord, lx, ly := s.nd, s.ord, s.lx, s.ly
+// reset empties the sweep and makes room for the nodes of m rows, reusing
+// the buffers of an earlier sweep; the caller sets the nodes' coordinates.
+func (s *hv4Sweep) reset(m int) {
+	if cap(s.nd) < m+2 {
+		s.nd = make([]hv4Node, m+2)
+		s.l = make([]hv4Entry, 0, m+1)
+		s.lz = make([]float64, 0, m+1)
+	}
+	s.nd = s.nd[:m+2]
+	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
+	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
+	s.l, s.lz = s.l[:0], s.lz[:0]
+}
+
+// above returns the number of members of L that come before a node at
+// (x, y, z): those with a lexicographically larger or equal (z, y, x).
+func (s *hv4Sweep) above(x, y, z float64) int {
+	l, lz := s.l, s.lz
+	lo, hi := 0, len(l)
+	if hi <= 64 {
+		// A scan of a short L costs less than the mispredicted branches of
+		// bisection; it stops at the first row below, almost always on z.
+		for lo < hi && (lz[lo] > z || lz[lo] == z && (l[lo].y > y || l[lo].y == y && l[lo].x >= x)) {
+			lo++
+		}
+		return lo
+	}
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if e := &l[h]; lz[h] > z || lz[h] == z && (e.y > y || e.y == y && e.x >= x) {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
+}
+
+// locate reports whether one row of L alone covers node p (then p is to be
+// dropped, as it is weakly dominated); otherwise it sets p's neighbours and
+// its place in L for measure and insert. L's order is decreasing
+// lexicographic (z, y, x), and a member equal to p comes before it, so that
+// it covers p.
+func (s *hv4Sweep) locate(p int32) bool {
+	nd, l := s.nd, s.l
 	P := &nd[p]
-	px, py := P.x, P.y
+	px, py, pz := P.x, P.y, P.z
 	// Rebuild the part of the staircase of the rows above p that p's
 	// rectangle sees, and find p's neighbours on it: the left one, cl, is
 	// the row with the largest x among those higher than p, the right one,
@@ -153,30 +185,70 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
-	k := 0
-	for ; k < len(ord) && ord[k] < p; k++ {
-		x, y := lx[k], ly[k]
+	end := s.above(px, py, pz)
+	for k := range l[:end] {
+		e := &l[k]
+		x, y := e.x, e.y
 		switch {
 		case x >= px && y >= py:
-			return 0, true
+			return true
 		case y > py: // then x < px
 			if x < clx { // a tie in x is a row that covers cl
 				continue
 			}
-			cl, clx = ord[k], x
+			cl, clx = e.id, x
 		case x > px: // then y < py
 			if y < cry {
 				continue
 			}
-			cr, cry = ord[k], y
+			cr, cry = e.id, y
 		}
-		q := ord[k]
+		q := e.id
 		Q := &nd[q]
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr, nd[Q.right].cl = q, q
 	}
-	P.left, P.right, s.pos = cl, cr, k
+	P.left, P.right, s.pos = cl, cr, end
+	return false
+}
 
+// place is locate for a node that is inserted without being measured: it
+// finds the same neighbours and place in L, or reports p covered, but
+// relinks nothing, as only measure walks the links it sets.
+func (s *hv4Sweep) place(p int32) bool {
+	l := s.l
+	P := &s.nd[p]
+	px, py, pz := P.x, P.y, P.z
+	cl, cr := int32(hvLeft), int32(hvRight)
+	clx, cry := 0.0, 0.0
+	end := s.above(px, py, pz)
+	for k := range l[:end] {
+		e := &l[k]
+		x, y := e.x, e.y
+		switch {
+		case x >= px && y >= py:
+			return true
+		case y > py:
+			if x >= clx {
+				cl, clx = e.id, x
+			}
+		case x > px:
+			if y >= cry {
+				cr, cry = e.id, y
+			}
+		}
+	}
+	P.left, P.right, s.pos = cl, cr, end
+	return false
+}
+
+// measure returns the volume of the box of node p, just located, that no
+// box of L covers.
+func (s *hv4Sweep) measure(p int32) float64 {
+	nd, l, lz := s.nd, s.l, s.lz
+	P := &nd[p]
+	px, py := P.x, P.y
+	cl, cr, k := P.left, P.right, s.pos
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
 	area, from := 0.0, nd[cl].x
@@ -190,21 +262,19 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 
 	// Sweep down: each lower row cuts into the area, and only rows that cut
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
-	lz := s.lz
 	vol, zPrev := 0.0, P.z
-	for ; k < len(ord); k++ {
-		x, y, z := lx[k], ly[k], lz[k]
+	for ; k < len(l); k++ {
+		x, y, z, q := l[k].x, l[k].y, lz[k], l[k].id
 		vol += area * (zPrev - z)
 		zPrev = z
 		switch {
 		case x >= px && y >= py:
 			// Below z nothing of the rectangle is uncovered.
-			return max(vol, 0), false
+			return max(vol, 0)
 		case x <= px && y <= py:
 			// Inside the rectangle, the row covers exactly its own
 			// exclusive area among the steps, which lie between its
 			// neighbours.
-			q := ord[k]
 			Q := &nd[q]
 			lost, from := 0.0, nd[Q.left].x
 			t := nd[Q.left].cr
@@ -233,7 +303,6 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 				t = T.cl
 			}
 			area -= lost
-			q := ord[k]
 			nd[q].cl, nd[q].cr = t, cr
 			nd[t].cr, nd[cr].cl = q, q
 			cr = q
@@ -250,16 +319,15 @@ func (s *hv4Sweep) contribution(p int32) (float64, bool) {
 			}
 			lost += (x - from) * (py - nd[t].y)
 			area -= lost
-			q := ord[k]
 			nd[q].cl, nd[q].cr = cl, t
 			nd[cl].cr, nd[t].cl = q, q
 			cl = q
 		}
 	}
-	return max(vol+area*zPrev, 0), false
+	return max(vol+area*zPrev, 0)
 }
 
-// insert puts p, measured by contribution and not covered, into L, drops
+// insert puts p, located and not covered, into L, drops
 // the rows below it that it weakly dominates, and makes it the neighbour of
 // the rows below it whose staircase it joins. A neighbour equal to p in x
 // and y is below p, so this very pass drops it: p takes its place.
@@ -269,26 +337,23 @@ func (s *hv4Sweep) insert(p int32) {
 	px, py := P.x, P.y
 	// The arrays have room for every row, so inserting is a shift by one;
 	// done by hand, as slices.Insert costs as much again at this size.
-	pos, n := s.pos, len(s.ord)
-	ord, lx, ly, lz := s.ord[:n+1], s.lx[:n+1], s.ly[:n+1], s.lz[:n+1]
-	copy(ord[pos+1:], ord[pos:n])
-	copy(lx[pos+1:], lx[pos:n])
-	copy(ly[pos+1:], ly[pos:n])
+	pos, n := s.pos, len(s.l)
+	l, lz := s.l[:n+1], s.lz[:n+1]
+	copy(l[pos+1:], l[pos:n])
 	copy(lz[pos+1:], lz[pos:n])
-	ord[pos], lx[pos], ly[pos], lz[pos] = p, px, py, P.z
-	s.ord, s.lx, s.ly, s.lz = ord, lx, ly, lz
+	l[pos], lz[pos] = hv4Entry{px, py, p}, P.z
 	w, k := pos+1, pos+1
 	for ; k <= n; k++ {
-		x, y := lx[k], ly[k]
-		if px >= x && py >= y {
+		e := l[k]
+		if px >= e.x && py >= e.y {
 			continue // dropped
 		}
-		if x >= px && y >= py {
+		if e.x >= px && e.y >= py {
 			// This row hides p from the staircase of every row below it.
 			break
 		}
-		Q := &nd[ord[k]]
-		if px < x { // py > y
+		Q := &nd[e.id]
+		if px < e.x { // py > y
 			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
 				Q.left = p
 			}
@@ -297,15 +362,13 @@ func (s *hv4Sweep) insert(p int32) {
 				Q.right = p
 			}
 		}
-		ord[w], lx[w], ly[w], lz[w] = ord[k], x, y, lz[k]
+		l[w], lz[w] = e, lz[k]
 		w++
 	}
 	if w < k {
-		copy(ord[w:], ord[k:])
-		copy(lx[w:], lx[k:])
-		copy(ly[w:], ly[k:])
+		copy(l[w:], l[k:])
 		copy(lz[w:], lz[k:])
-		m := w + n + 1 - k
-		s.ord, s.lx, s.ly, s.lz = ord[:m], lx[:m], ly[:m], lz[:m]
+		l, lz = l[:w+n+1-k], lz[:w+n+1-k]
 	}
+	s.l, s.lz = l, lz
 }

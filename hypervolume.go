@@ -29,11 +29,12 @@ import (
 // +Inf rather than a number with too few correct digits.
 //
 // It costs O(n) for one column and for two after a radix sort, O(n log n)
-// for three, O(n²) for four, and for five or more time exponential in dims
-// in the worst case. Algorithms: the dimension sweep of Beume et al. (IEEE
-// TEVC 2009) for three columns, HV4D+ of Guerreiro and Fonseca (IEEE TEVC
-// 2018) for four, WFG of While et al. (IEEE TEVC 2012) with HV4D+ as its
-// base case above.
+// for three, O(n²) for four, O(n³) for five, and for six or more time
+// exponential in dims in the worst case. Algorithms: the dimension sweep of
+// Beume et al. (IEEE TEVC 2009) for three columns, HV4D+ of Guerreiro and
+// Fonseca (IEEE TEVC 2018) for four, the dimension sweep of Fonseca,
+// Paquete and López-Ibáñez (IEEE CEC 2006) over HV4D+ for five, WFG of
+// While et al. (IEEE TEVC 2012) with that sweep as its base case above.
 //
 // A shape error (see [NonDominated]), len(ref) != dims or a ref coordinate
 // that is not finite is an [*Error] wrapping [ErrInvalidMatrix], with Path
@@ -223,8 +224,8 @@ func rect(w, h float64) float64 {
 }
 
 // hvFinite is the hypervolume of finite, positive extents: three columns
-// by hv3Small up to hv3SmallMax rows and by hv3 above, four by hv4d, more by
-// wfg.
+// by hv3Small up to hv3SmallMax rows and by hv3 above, four by hv4d, five
+// by hv5d, more by wfg.
 func hvFinite(pts []float64, dims int) float64 {
 	switch dims {
 	case 1:
@@ -246,6 +247,8 @@ func hvFinite(pts []float64, dims int) float64 {
 		return hv3(pts)
 	case 4:
 		return hv4d(pts)
+	case 5:
+		return hv5d(pts)
 	}
 	return wfg(pts, dims)
 }

@@ -8,9 +8,9 @@ import (
 // wfg is the hypervolume of finite, positive extents in dims ≥ 4 columns,
 // by WFG: L. While, L. Bradstreet and L. Barone, "A fast way of calculating
 // exact hypervolumes", IEEE TEVC 16(1), 2012, with hvFinite of one column
-// fewer as its base case (HV4D+ for five columns); exponential in dims in
-// the worst case. Four columns go to hv4d instead, O(n²); this kernel still
-// measures them in tests, as a second opinion.
+// fewer as its base case (hv5d for six columns); exponential in dims in the
+// worst case. Four and five columns go to hv4d and hv5d instead; this
+// kernel still measures them in tests, as a second opinion.
 // With the rows in increasing last extent c, the volume is the sum over rows
 // of c times the row's exclusive (dims−1)-volume against the rows after it,
 // and that exclusive volume is the row's own box minus the hypervolume of the

@@ -1,0 +1,216 @@
+package spica
+
+import (
+	"cmp"
+	"slices"
+)
+
+// hv5d is the hypervolume of finite, positive five-column extents by the
+// dimension sweep of C. M. Fonseca, L. Paquete and M. López-Ibáñez, "An
+// improved dimension-sweep algorithm for the hypervolume indicator", IEEE
+// CEC 2006, with the four-column contribution of one row by HV4D+ (A. P.
+// Guerreiro and C. M. Fonseca, IEEE TEVC 2018) as its base case, as the
+// moocore library runs it: O(n³) time in the worst case, O(n) space.
+//
+// Rows enter by decreasing fifth extent v, so the volume is the sum over
+// rows of v times the row's exclusive four-column volume against the rows
+// entered before it, the prefix. The prefix is kept sorted as HV4D+ sweeps
+// it, by decreasing fourth extent, each row inserted by bisection, so no
+// row's contribution pays for sorting it; see contribution4 for the rest. A row that one row of
+// the prefix weakly dominates in the first four columns adds nothing, now
+// or later, and never enters; rows that a new row weakly dominates there
+// leave, as they add nothing to any later row's exclusive volume: the
+// prefix stays a four-column front, FPL's skip of rows that leave a slice
+// unchanged.
+func hv5d(pts []float64) float64 {
+	m := len(pts) / 5
+	if m == 0 {
+		return 0
+	}
+	// The prefix, sorted as extentOrder(pts, 5, 3, 2, 1, 0) sorts it: the
+	// order of the sweep.
+	byW := make([]int, 0, m)
+	gone := make([]bool, m)
+	var s hv5Sweep
+	s.reset(m)
+	vol := 0.0
+	for _, i := range extentOrder(pts, 5, 4, 3, 2, 1, 0) {
+		pos := rowPosition(byW, pts, i)
+		c, covered := s.contribution4(pts, byW, pos, i)
+		if covered {
+			continue
+		}
+		vol += c * pts[5*i+4]
+		p := pts[5*i : 5*i+3]
+		dropped := false
+		for _, j := range byW[pos:] {
+			if q := pts[5*j : 5*j+3]; q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
+				gone[j], dropped = true, true
+			}
+		}
+		if dropped {
+			byW = slices.DeleteFunc(byW, func(j int) bool { return gone[j] })
+		}
+		byW = slices.Insert(byW, pos, i)
+	}
+	return vol
+}
+
+// hv5Sweep is the HV4D+ sweep with a buffer for the rows contribution4
+// sets aside.
+type hv5Sweep struct {
+	hv4Sweep
+	rows []int
+}
+
+// rowPosition returns where row i of a five-column extent matrix goes in
+// order, rows sorted by decreasing fourth extent, ties by decreasing third,
+// second and first extent and then by row, as extentOrder(pts, 5, 3, 2, 1,
+// 0) sorts them.
+func rowPosition(order []int, pts []float64, i int) int {
+	before := func(a int) bool { // a sorts before i
+		for c := 3; c >= 0; c-- {
+			if x, y := pts[5*a+c], pts[5*i+c]; x != y {
+				return x > y
+			}
+		}
+		return a < i
+	}
+	lo, hi := 0, len(order)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if before(order[h]) {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	return lo
+}
+
+// contribution4 returns the volume of row i's box in the first four columns
+// of a five-column extent matrix that no box of the prefix's rows covers,
+// byW being the prefix sorted as rowPosition sorts it and pos i's place in
+// it; or covered, when a single row of the prefix weakly dominates row i
+// there.
+//
+// It is the one-contribution problem of HV4D+ on the prefix limited to the
+// row's box (each row clipped to it, as WFG limits sets). The rows before
+// pos, at least as high in the fourth column, build the staircase structure
+// of the sweep without being measured: their order does not matter, so they
+// enter in L's order, each landing at the end of L or found covered, and
+// few of them need the walk at all (see below). The row's three-column
+// exclusive volume against them then holds down to the fourth extent of
+// the next row, and each lower row takes its own exclusive volume among
+// the clipped rows away from it, until a row covers the row's box in three
+// columns.
+func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol float64, covered bool) {
+	s.reset(len(pts) / 5)
+	r := pts[5*i : 5*i+4]
+	px, py, pz, pw := r[0], r[1], r[2], r[3]
+	nd := s.nd
+	clip := func(j int) int32 {
+		q := pts[5*j : 5*j+3]
+		nd[j+2] = hv4Node{x: min(q[0], px), y: min(q[1], py), z: min(q[2], pz)}
+		return int32(j + 2)
+	}
+	// A row at least as good as row i in two of the three columns clips to
+	// i's box but for the third, so of those only the one with the largest
+	// third coordinate counts (two[c], -1 for none); the others wait in
+	// s.rows.
+	two := [3]int{-1, -1, -1}
+	rest := s.rows[:0]
+	for _, j := range byW[:pos] {
+		q := pts[5*j : 5*j+3]
+		gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
+		c := -1
+		switch {
+		case gx && gy && gz:
+			return 0, true
+		case gy && gz:
+			c = 0
+		case gx && gz:
+			c = 1
+		case gx && gy:
+			c = 2
+		default:
+			rest = append(rest, j)
+			continue
+		}
+		if b := two[c]; b < 0 || q[c] > pts[5*b+c] {
+			two[c] = j
+		}
+	}
+	// They enter L first, in L's order, and then the rest in L's order, so
+	// that each lands at the end of L or is found covered. With the largest
+	// third coordinates top, a row at most as good as one of them in that
+	// coordinate is covered by it, as its clipped row is ≤ i's box in the
+	// two others: a test that leaves few rows to sort and walk.
+	var top [3]float64
+	for c, j := range two {
+		if j >= 0 {
+			top[c] = pts[5*j+c]
+			if q := clip(j); !s.place(q) {
+				s.insert(q)
+			}
+		}
+	}
+	kept := rest[:0]
+	for _, j := range rest {
+		if q := pts[5*j : 5*j+3]; !(q[0] <= top[0] || q[1] <= top[1] || q[2] <= top[2]) {
+			clip(j)
+			kept = append(kept, j)
+		}
+	}
+	slices.SortFunc(kept, func(a, b int) int {
+		p, q := &nd[a+2], &nd[b+2]
+		switch {
+		case p.z != q.z:
+			return cmp.Compare(q.z, p.z)
+		case p.y != q.y:
+			return cmp.Compare(q.y, p.y)
+		}
+		return cmp.Compare(q.x, p.x)
+	})
+	for _, j := range kept {
+		if q := int32(j + 2); !s.place(q) {
+			s.insert(q)
+		}
+	}
+	s.rows = rest
+	p := int32(i + 2)
+	nd[p] = hv4Node{x: px, y: py, z: pz}
+	// Only a clipped row equal to p's box could cover it, that is a row ≥ i
+	// in x, y and z, and that returned above.
+	s.locate(p)
+	c := s.measure(p)
+	w := pw
+	for _, j := range byW[pos:] {
+		q := pts[5*j : 5*j+4]
+		vol += c * (w - q[3])
+		w = q[3]
+		gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
+		k := -1
+		switch {
+		case gx && gy && gz:
+			return max(vol, 0), false // nothing of the box is left below
+		case gy && gz:
+			k = 0
+		case gx && gz:
+			k = 1
+		case gx && gy:
+			k = 2
+		}
+		if q[0] <= top[0] || q[1] <= top[1] || q[2] <= top[2] {
+			continue
+		}
+		if k >= 0 {
+			top[k] = q[k]
+		}
+		if q := clip(j); !s.locate(q) {
+			c -= s.measure(q)
+			s.insert(q)
+		}
+	}
+	return max(vol+c*w, 0), false
+}
