@@ -65,7 +65,10 @@ func TestHypervolumeIgnoresADominatedRow(t *testing.T) {
 
 // Scaling a column and its reference coordinate by 2^k scales every extent
 // in that column by 2^k, exactly, and every term of the volume and of each
-// share is linear in that column's extents.
+// share is linear in that column's extents. That is exact while every
+// product stays a normal number: below 2^-960 (a term that passed through
+// the subnormals, whose extents are all under 200 here) scaling can round,
+// so such results are not compared.
 func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		dims := rapid.IntRange(1, 5).Draw(t, "dims")
@@ -82,13 +85,15 @@ func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
 		sref[c] = math.Ldexp(sref[c], k)
 		v, _ := Hypervolume(values, dims, maximize, ref)
 		sv, _ := Hypervolume(scaled, dims, maximize, sref)
-		if math.Ldexp(v, k) != sv {
+		// tiny reports a result that may have lost digits to subnormals.
+		tiny := func(a, b float64) bool { return min(a, b) < math.Ldexp(1, -960) }
+		if math.Ldexp(v, k) != sv && !tiny(v, sv) {
 			t.Fatalf("HV %v, with column %d scaled by 2^%d: %v, want %v", v, c, k, sv, math.Ldexp(v, k))
 		}
 		shares, _ := HypervolumeContributions(values, dims, maximize, ref)
 		scaledShares, _ := HypervolumeContributions(scaled, dims, maximize, sref)
 		for i, s := range shares {
-			if math.Ldexp(s, k) != scaledShares[i] {
+			if math.Ldexp(s, k) != scaledShares[i] && !tiny(s, scaledShares[i]) {
 				t.Fatalf("row %d: share %v, with column %d scaled by 2^%d: %v", i, s, c, k, scaledShares[i])
 			}
 		}
