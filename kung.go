@@ -5,106 +5,176 @@ import (
 	"slices"
 )
 
-// kung holds the distinct rows, in lexicographic order, for the divide and
-// conquer of frontKung.
-type kung struct {
-	dims  int
-	pts   []uint64 // distinct key rows, lexicographically ascending
-	dead  []bool
-	vals  []uint64 // scratch for median selection
-	pairs []ndRec  // scratch for the two-column marriage
-	spare []ndRec  // and for its sort
-	t     ndTuning
-}
-
-func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
-
-// frontKung is the divide and conquer of H. T. Kung, F. Luccio and F. P.
+// frontKung is the maxima algorithm of H. T. Kung, F. Luccio and F. P.
 // Preparata ("On finding the maxima of a set of vectors", JACM 22(4), 1975)
-// for four or more columns, O(n log^(d−2) n): maxima splits the rows in
-// lexicographic halves, and marry settles the second half against the
-// first's survivors, one column less at each median split. It returns what
-// front3 returns.
+// for four or more columns, in the divide-and-conquer form of J. L. Bentley
+// ("Multidimensional divide-and-conquer", CACM 23(4), 1980), O(n log^(d−2) n)
+// for d columns. It returns what front3 returns.
+//
+// The refinements, each for constant factors rather than the bound:
+//
+//   - Rank space. After the lexicographic sort, duplicates collapse into one
+//     distinct row each, column 0 is the row's place in that order, and
+//     every other column is replaced by its dense rank, a uint32: a row is
+//     4(d−1) bytes and a Fenwick tree can be indexed by a column.
+//   - Presorting by merging. Every recursion returns its rows sorted by the
+//     next column, merging its halves' lists as merge sort does, so the
+//     marriage step never sorts or selects a median: the halves are cut by
+//     position, as in the offline divide and conquer of dimension sweeps
+//     (the "CDQ" form), not at a median of values.
+//   - A three-column base. The marriage of two sets on their last three
+//     columns is one sweep along the first of them, with a prefix-minimum
+//     Fenwick tree over the ranks of the second holding the third: O(n log n)
+//     with no recursion, so four columns need one level of divide and
+//     conquer, not two.
+//   - Only survivors marry. A row the first half dominates is dropped before
+//     the marriage (its dominator covers all it would), and a settled row of
+//     the second half is no longer asked about.
+//   - Small problems compare all pairs: a half of at most leaf rows, and a
+//     marriage whose sides multiply to at most brutePairs.
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
-	lex, _ = lexSort(keys, dims, m, t)
-	same := func(a, b uint64) bool {
-		return slices.Equal(keys[a*uint64(dims):(a+1)*uint64(dims)], keys[b*uint64(dims):(b+1)*uint64(dims)])
-	}
+	lex, spare := lexSort(keys, dims, m, t)
+	row := func(i int) []uint64 { r := int(lex[i].aux); return keys[r*dims : (r+1)*dims] }
+	// of[i] is the distinct row of lexicographic place i. The uint32
+	// slices share one allocation, as do the kRec ones.
+	// distinct ≤ m, so of's capacity bounds the rest.
+	of := make([]uint32, m, m+dims*m+2*dims*dims+1)
 	distinct := 0
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
+	for i := range lex {
+		if i > 0 && !slices.Equal(row(i), row(i-1)) {
 			distinct++
 		}
+		of[i] = uint32(distinct)
 	}
+	distinct++
+	w := dims - 1
+	u32 := of[m:cap(of)]
+	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
+	recs := make([]kRec, (2+levels)*distinct+min(distinct, t.brutePairs))
 	k := &kung{
 		dims:  dims,
-		pts:   make([]uint64, 0, distinct*dims),
+		w:     w,
+		pts:   u32[:distinct*w],
+		fen:   u32[distinct*w : (w+1)*distinct+1],
+		lim:   u32[(w+1)*distinct+1 : (w+1)*distinct+1+2*dims*dims],
 		dead:  make([]bool, distinct),
-		vals:  make([]uint64, distinct),
-		pairs: make([]ndRec, distinct),
-		spare: make([]ndRec, distinct),
+		tmp:   recs[:distinct],
+		bufs:  make([][]kRec, dims),
+		brute: recs[(2+levels)*distinct:][:0],
 		t:     t,
 	}
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
-			k.pts = append(k.pts, keys[int(s.aux)*dims:(int(s.aux)+1)*dims]...)
+	for lo := 1; lo <= levels; lo++ {
+		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
+	}
+	// Rank each column but the first by a sort of the distinct rows' keys.
+	byKey := spare[:distinct]
+	buf := make([]ndRec, distinct)
+	fenSize := 0 // distinct keys in column dims−2, which the Fenwick tree spans
+	for c := 1; c < dims; c++ {
+		u := 0
+		for i := range lex {
+			if i == 0 || of[i] != of[i-1] {
+				byKey[u] = ndRec{row(i)[c], uint64(u)}
+				u++
+			}
+		}
+		sorted, _ := sortRecs(byKey, buf, t)
+		rank := uint32(0)
+		for i, s := range sorted {
+			if i > 0 && s.key != sorted[i-1].key {
+				rank++
+			}
+			k.pts[int(s.aux)*w+c-1] = rank
+		}
+		if c == dims-2 {
+			fenSize = int(rank) + 1
 		}
 	}
-	ids := make([]int, distinct)
-	for i := range ids {
-		ids[i] = i
+	k.fen = k.fen[:fenSize+1]
+	for i := range k.fen {
+		k.fen[i] = math.MaxUint32
 	}
-	k.maxima(ids)
+	s := recs[distinct : 2*distinct]
+	for u := range s {
+		s[u] = kRec{id: uint32(u)}
+	}
+	k.maxima(s)
 	keep = make([]bool, m)
-	u := -1
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
-			u++
-		}
-		keep[s.aux] = !k.dead[u]
+	for i, r := range lex {
+		keep[r.aux] = !k.dead[of[i]]
 	}
 	return lex, keep
 }
 
-// maxima marks dead every row of ids (distinct, lexicographically ascending)
-// that another row of ids dominates, and returns the survivors, compacted
-// to the front of ids. Only a lexicographically smaller row can dominate, so
-// the first half is settled on its own and the second half only has to be
-// checked against the first's survivors, which are no worse in column 0.
-func (k *kung) maxima(ids []int) []int {
-	if len(ids) <= k.t.leaf {
+// kRec is a distinct row in a list sorted by one column: key is the row's
+// rank in that column, id the row, with bit 31 set for a row that only asks
+// (see kung.cross). Rows are named by uint32 below that bit: a matrix of 2³¹
+// rows of four columns is 64 GiB.
+type kRec struct {
+	key, id uint32
+}
+
+const kAsks = 1 << 31
+
+// kung holds the distinct rows, in rank space, for frontKung.
+type kung struct {
+	dims  int
+	w     int      // columns stored per row: 1 … dims−1
+	pts   []uint32 // rank of row u in column c ≥ 1 at pts[u*w+c-1]
+	dead  []bool
+	tmp   []kRec   // merge scratch
+	bufs  [][]kRec // bufs[lo]: the merged lists of a marriage on columns lo…
+	fen   []uint32 // prefix minima of column dims−1 over ranks of dims−2
+	lim   []uint32 // per lo, the two boxes of cross
+	brute []kRec   // cross's answering rows when it compares all pairs
+	t     ndTuning
+}
+
+func (k *kung) col(id uint32, c int) uint32 { return k.pts[int(id&^kAsks)*k.w+c-1] }
+
+// maxima marks dead every row of s (distinct rows in lexicographic order)
+// that another row of s dominates, and returns the survivors, compacted to
+// the front of s, keyed by and sorted on column 1. Only a lexicographically
+// smaller row can dominate, so each half is settled on its own and the
+// second half's survivors are married to the first's, which are no worse
+// in column 0.
+func (k *kung) maxima(s []kRec) []kRec {
+	if len(s) <= max(k.t.leaf, 1) {
 		f := 0
-		for _, u := range ids {
-			if k.covered(ids[:f], u, 0) {
-				k.dead[u] = true
+		for _, r := range s {
+			if k.covered(s[:f], r.id, 1) {
+				k.dead[r.id] = true
 			} else {
-				ids[f] = u
+				s[f] = kRec{k.col(r.id, 1), r.id}
 				f++
 			}
 		}
-		return ids[:f]
+		s = s[:f]
+		sortKRecs(s)
+		return s
 	}
-	mid := len(ids) / 2
-	a := k.maxima(ids[:mid])
-	b := k.maxima(ids[mid:])
-	k.marry(a, b, 1)
+	mid := len(s) / 2
+	a := k.maxima(s[:mid])
+	b := k.maxima(s[mid:])
+	k.cross(a, b, 1, false)
 	f := len(a)
-	for _, u := range b {
-		if !k.dead[u] {
-			ids[f] = u
+	for _, r := range b {
+		if !k.dead[r.id] {
+			s[f] = r
 			f++
 		}
 	}
-	return ids[:f]
+	k.merge(s[:f], len(a))
+	return s[:f]
 }
 
 // covered reports whether some row of set is no worse than row u in every
 // column from lo on. For distinct rows no worse in the columns before lo,
 // that is dominance.
-func (k *kung) covered(set []int, u, lo int) bool {
-	x := k.row(u)[lo:]
+func (k *kung) covered(set []kRec, u uint32, lo int) bool {
+	x := k.pts[int(u&^kAsks)*k.w+lo-1 : int(u&^kAsks+1)*k.w]
 	for _, a := range set {
-		y := k.row(a)[lo:]
+		y := k.pts[int(a.id&^kAsks)*k.w+lo-1 : int(a.id&^kAsks+1)*k.w]
 		ok := true
 		for c, v := range y {
 			if v > x[c] {
@@ -119,133 +189,225 @@ func (k *kung) covered(set []int, u, lo int) bool {
 	return false
 }
 
-// marry marks dead each row of b that a row of a covers in the columns from
-// lo on, given that every row of a is no worse than every row of b in the
-// columns before lo. Splitting at the median m of column lo leaves three
-// smaller problems: below m on both sides, above m on both sides, and a's rows
-// at or below m against b's at or above, which are settled in column lo and
-// so lose it. Rows equal to m sit in no same-width problem, so each one
-// shrinks even when the column is full of ties.
-func (k *kung) marry(a, b []int, lo int) {
+// cross is the marriage step: it marks dead each row of b that a row of a
+// covers in the columns from lo on, given that every row of a is no worse
+// than every row of b in the columns before lo. a and b are keyed by and
+// sorted on column lo. When asking is set, only b's rows with kAsks set
+// ask, and only a's rows without it answer; otherwise all do.
+func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	if len(a) == 0 || len(b) == 0 {
 		return
 	}
+	// The box of each side over the columns after lo: an a row above b's
+	// box in some column covers nothing, and a b row below a's box in some
+	// column is covered by nothing, so both sit out; when the boxes miss,
+	// so does everything. Neighbouring rows of a front make small boxes, so
+	// deep in the recursion most of a marriage sits out.
 	d := k.dims
-	if len(a)*len(b) <= k.t.brutePairs {
-		for _, u := range b {
-			if !k.dead[u] && k.covered(a, u, lo) {
-				k.dead[u] = true
+	amin, bmax := k.lim[lo*2*d:lo*2*d+d], k.lim[lo*2*d+d:(lo+1)*2*d]
+	for c := lo + 1; c < d; c++ {
+		amin[c], bmax[c] = math.MaxUint32, 0
+	}
+	na, nb := 0, 0
+	for _, r := range a {
+		if r.id&kAsks == 0 {
+			row := k.pts[int(r.id)*k.w+lo : int(r.id+1)*k.w]
+			for i, v := range row {
+				amin[lo+1+i] = min(amin[lo+1+i], v)
 			}
+			na++
 		}
+	}
+	for _, r := range b {
+		if u := r.id &^ kAsks; (!asking || r.id&kAsks != 0) && !k.dead[u] {
+			row := k.pts[int(u)*k.w+lo : int(u+1)*k.w]
+			for i, v := range row {
+				bmax[lo+1+i] = max(bmax[lo+1+i], v)
+			}
+			nb++
+		}
+	}
+	if na == 0 || nb == 0 {
 		return
 	}
-	if lo == d-2 {
-		k.marry2(a, b, lo)
+	for c := lo + 1; c < d; c++ {
+		if amin[c] > bmax[c] {
+			return
+		}
+	}
+	answers := func(r kRec) bool {
+		if r.id&kAsks != 0 {
+			return false
+		}
+		for i, v := range k.pts[int(r.id)*k.w+lo : int(r.id+1)*k.w] {
+			if v > bmax[lo+1+i] {
+				return false
+			}
+		}
+		return true
+	}
+	asks := func(r kRec) bool {
+		u := r.id &^ kAsks
+		if asking && r.id&kAsks == 0 || k.dead[u] {
+			return false
+		}
+		for i, v := range k.pts[int(u)*k.w+lo : int(u+1)*k.w] {
+			if v < amin[lo+1+i] {
+				return false
+			}
+		}
+		return true
+	}
+	if na*nb <= k.t.brutePairs {
+		set := k.brute[:0]
+		for _, r := range a {
+			if answers(r) {
+				set = append(set, r)
+			}
+		}
+		for _, r := range b {
+			if asks(r) && k.covered(set, r.id, lo) {
+				k.dead[r.id&^kAsks] = true
+			}
+		}
+		k.brute = set[:0]
 		return
 	}
-	vals := k.vals[:0]
-	for _, u := range a {
-		vals = append(vals, k.pts[u*d+lo])
-	}
-	for _, u := range b {
-		vals = append(vals, k.pts[u*d+lo])
-	}
-	m := nthKey(vals, len(vals)/2)
-	aLt, aGt := k.split3(a, lo, m)
-	bLt, bGt := k.split3(b, lo, m)
-	k.marry(a[:aLt], b[:bLt], lo)
-	k.marry(a[aGt:], b[bGt:], lo)
-	k.marry(a[:aGt], b[bLt:], lo+1)
-}
-
-// marry2 is the two-column marriage as a sweep in order of column lo: b's
-// row is covered iff some a row at or before it is no worse in the last
-// column. Rows with equal keys in column lo are taken as a group, a's first,
-// which spares the sort a tie-break.
-func (k *kung) marry2(a, b []int, lo int) {
-	d := k.dims
-	p := k.pairs[:0]
-	for _, u := range a {
-		p = append(p, ndRec{k.pts[u*d+lo], uint64(u)})
-	}
-	for _, u := range b {
-		p = append(p, ndRec{k.pts[u*d+lo], ^uint64(u)}) // b's rows complemented
-	}
-	p, _ = sortRecs(p, k.spare[:len(p)], k.t)
-	best := uint64(math.MaxUint64)
-	seen := false
-	for i := 0; i < len(p); {
-		j := keyRunEnd(p, i)
-		for _, r := range p[i:j] {
-			if u := r.aux; u>>63 == 0 {
-				best, seen = min(best, k.pts[int(u)*d+lo+1]), true
+	// maxima marries on columns 1… and settle on lo+1 ≤ dims−3, so at
+	// least three columns remain.
+	switch k.dims - lo {
+	case 3:
+		// The same sweep, with the staircase of a's last two columns in a
+		// prefix-minimum Fenwick tree over the ranks of column lo+1.
+		fen := k.fen
+		i := 0
+		for _, r := range b {
+			for ; i < len(a) && a[i].key <= r.key; i++ {
+				if u := a[i].id; answers(a[i]) {
+					z := k.col(u, lo+2)
+					for x := int(k.col(u, lo+1)) + 1; x < len(fen); x += x & -x {
+						fen[x] = min(fen[x], z)
+					}
+				}
+			}
+			if !asks(r) {
+				continue
+			}
+			best := uint32(math.MaxUint32)
+			for x := int(k.col(r.id, lo+1)) + 1; x > 0; x -= x & -x {
+				best = min(best, fen[x])
+			}
+			if best <= k.col(r.id, lo+2) {
+				k.dead[r.id&^kAsks] = true
 			}
 		}
-		for _, r := range p[i:j] {
-			if u := int(^r.aux); r.aux>>63 != 0 && seen && best <= k.pts[u*d+lo+1] {
-				k.dead[u] = true
+		// Empty the tree along the paths written.
+		for _, r := range a[:i] {
+			if answers(r) {
+				for x := int(k.col(r.id, lo+1)) + 1; x < len(fen) && fen[x] != math.MaxUint32; x += x & -x {
+					fen[x] = math.MaxUint32
+				}
 			}
 		}
-		i = j
+	default:
+		// Four or more columns: list a's answering rows and b's asking
+		// ones in one order of column lo, a's first among equal keys, so
+		// that every a row no worse than a b row in column lo comes
+		// before it, and settle the list by divide and conquer on place.
+		s := k.bufs[lo][:0]
+		i := 0
+		for _, r := range b {
+			for ; i < len(a) && a[i].key <= r.key; i++ {
+				if answers(a[i]) {
+					s = append(s, kRec{a[i].key, a[i].id &^ kAsks})
+				}
+			}
+			if asks(r) {
+				s = append(s, kRec{r.key, r.id | kAsks})
+			}
+		}
+		k.settle(s, lo)
 	}
 }
 
-// split3 reorders ids into those below m in column c, those equal, and those
-// above, and returns where the equal ones start and end.
-func (k *kung) split3(ids []int, c int, m uint64) (lt, gt int) {
-	d := k.dims
-	lt, gt = 0, len(ids)
-	for i := 0; i < gt; {
-		switch v := k.pts[ids[i]*d+c]; {
-		case v < m:
-			ids[lt], ids[i] = ids[i], ids[lt]
-			lt++
+// coveredAnswer is covered over a's answering rows only.
+func (k *kung) coveredAnswer(a []kRec, u uint32, lo int, asking bool) bool {
+	if !asking {
+		return k.covered(a, u, lo)
+	}
+	x := k.pts[int(u&^kAsks)*k.w+lo-1 : int(u&^kAsks+1)*k.w]
+	for _, r := range a {
+		if r.id&kAsks != 0 {
+			continue
+		}
+		y := k.pts[int(r.id)*k.w+lo-1 : int(r.id+1)*k.w]
+		ok := true
+		for c, v := range y {
+			if v > x[c] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// settle marks dead each asking row of s that an earlier answering row of
+// s covers in the columns after lo. s is keyed by and sorted on column lo,
+// and every answering row before an asking one is no worse in the columns
+// up to lo; on return s is keyed by and sorted on column lo+1.
+func (k *kung) settle(s []kRec, lo int) {
+	if len(s) <= max(k.t.leaf, 1) {
+		for j, r := range s {
+			if r.id&kAsks != 0 && !k.dead[r.id&^kAsks] && k.coveredAnswer(s[:j], r.id, lo+1, true) {
+				k.dead[r.id&^kAsks] = true
+			}
+		}
+		for i := range s {
+			s[i].key = k.col(s[i].id, lo+1)
+		}
+		sortKRecs(s)
+		return
+	}
+	mid := len(s) / 2
+	k.settle(s[:mid], lo)
+	k.settle(s[mid:], lo)
+	k.cross(s[:mid], s[mid:], lo+1, true)
+	k.merge(s, mid)
+}
+
+// merge merges the sorted lists s[:mid] and s[mid:] into s, through tmp.
+func (k *kung) merge(s []kRec, mid int) {
+	if mid == 0 || mid == len(s) || s[mid-1].key <= s[mid].key {
+		return
+	}
+	a := k.tmp[:mid]
+	copy(a, s[:mid])
+	i, j, o := 0, mid, 0
+	for i < len(a) && j < len(s) {
+		if s[j].key < a[i].key {
+			s[o] = s[j]
+			j++
+		} else {
+			s[o] = a[i]
 			i++
-		case v > m:
-			gt--
-			ids[i], ids[gt] = ids[gt], ids[i]
-		default:
-			i++
 		}
+		o++
 	}
-	return lt, gt
+	copy(s[o:], a[i:])
 }
 
-// nthKey returns the key that would be at index n if v were sorted, by
-// Hoare's selection; it reorders v.
-func nthKey(v []uint64, n int) uint64 {
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		a, b, c := v[lo], v[lo+(hi-lo)/2], v[hi]
-		if a > b {
-			a, b = b, a
+// sortKRecs sorts a short list by key, by insertion.
+func sortKRecs(s []kRec) {
+	for i := 1; i < len(s); i++ {
+		x := s[i]
+		j := i
+		for ; j > 0 && s[j-1].key > x.key; j-- {
+			s[j] = s[j-1]
 		}
-		if b > c {
-			b = c
-		}
-		p := max(a, b) // median of three
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < p {
-				i++
-			}
-			for v[j] > p {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return v[n]
-		}
+		s[j] = x
 	}
-	return v[n]
 }
