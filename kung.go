@@ -35,10 +35,8 @@ import (
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	lex, spare := lexSort(keys, dims, m, t)
 	row := func(i int) []uint64 { r := int(lex[i].aux); return keys[r*dims : (r+1)*dims] }
-	// of[i] is the distinct row of lexicographic place i. The uint32
-	// slices share one allocation, as do the kRec ones.
-	// distinct ≤ m, so of's capacity bounds the rest.
-	of := make([]uint32, m, m+dims*m+2*dims*dims+1)
+	// of[i] is the distinct row of lexicographic place i.
+	of := make([]uint32, m)
 	distinct := 0
 	for i := range lex {
 		if i > 0 && !slices.Equal(row(i), row(i-1)) {
@@ -48,20 +46,22 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 	}
 	distinct++
 	w := dims - 1
-	u32 := of[m:cap(of)]
 	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
-	recs := make([]kRec, (2+levels)*distinct+min(distinct, t.brutePairs))
+	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
+	// The int32 slices share one allocation, as do the kRec ones.
+	i32 := make([]int32, w*distinct+distinct+1+2*dims*dims+w*blk)
+	recs := make([]kRec, (2+levels)*distinct)
 	k := &kung{
-		dims:  dims,
-		w:     w,
-		pts:   u32[:distinct*w],
-		fen:   u32[distinct*w : (w+1)*distinct+1],
-		lim:   u32[(w+1)*distinct+1 : (w+1)*distinct+1+2*dims*dims],
-		dead:  make([]bool, distinct),
-		tmp:   recs[:distinct],
-		bufs:  make([][]kRec, dims),
-		brute: recs[(2+levels)*distinct:][:0],
-		t:     t,
+		dims: dims,
+		w:    w,
+		pts:  i32[:w*distinct],
+		fen:  i32[w*distinct : w*distinct+distinct+1],
+		lim:  i32[w*distinct+distinct+1:][:2*dims*dims],
+		blkA: i32[w*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
+		dead: make([]bool, distinct),
+		tmp:  recs[:distinct],
+		bufs: make([][]kRec, dims),
+		t:    t,
 	}
 	for lo := 1; lo <= levels; lo++ {
 		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
@@ -79,7 +79,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 			}
 		}
 		sorted, _ := sortRecs(byKey, buf, t)
-		rank := uint32(0)
+		rank := int32(0)
 		for i, s := range sorted {
 			if i > 0 && s.key != sorted[i-1].key {
 				rank++
@@ -92,7 +92,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 	}
 	k.fen = k.fen[:fenSize+1]
 	for i := range k.fen {
-		k.fen[i] = math.MaxUint32
+		k.fen[i] = math.MaxInt32
 	}
 	s := recs[distinct : 2*distinct]
 	for u := range s {
@@ -118,19 +118,67 @@ const kAsks = 1 << 31
 
 // kung holds the distinct rows, in rank space, for frontKung.
 type kung struct {
-	dims  int
-	w     int      // columns stored per row: 1 … dims−1
-	pts   []uint32 // rank of row u in column c ≥ 1 at pts[u*w+c-1]
-	dead  []bool
-	tmp   []kRec   // merge scratch
-	bufs  [][]kRec // bufs[lo]: the merged lists of a marriage on columns lo…
-	fen   []uint32 // prefix minima of column dims−1 over ranks of dims−2
-	lim   []uint32 // per lo, the two boxes of cross
-	brute []kRec   // cross's answering rows when it compares all pairs
-	t     ndTuning
+	dims int
+	w    int     // columns stored per row: 1 … dims−1
+	pts  []int32 // rank of row u in column c ≥ 1 at pts[u*w+c-1]
+	dead []bool
+	tmp  []kRec   // merge scratch
+	bufs [][]kRec // bufs[lo]: the merged lists of a marriage on columns lo…
+	fen  []int32  // prefix minima of column dims−1 over ranks of dims−2
+	lim  []int32  // per lo, the two boxes of cross
+	// Rows gathered side by side for comparing all pairs: random reads of
+	// pts happen once per row, not once per pair.
+	blkA []int32
+	t    ndTuning
 }
 
-func (k *kung) col(id uint32, c int) uint32 { return k.pts[int(id&^kAsks)*k.w+c-1] }
+// cols returns row id's ranks in the columns from lo on.
+func (k *kung) cols(id uint32, lo int) []int32 {
+	u := int(id &^ kAsks)
+	return k.pts[u*k.w+lo-1 : (u+1)*k.w]
+}
+
+func (k *kung) col(id uint32, c int) int32 { return k.pts[int(id&^kAsks)*k.w+c-1] }
+
+// coveredIn reports whether some row of blk, rows of len(x) ranks side by
+// side, is no worse than x in every column. Ranks are below 2³¹, so a
+// difference x[c] − y[c] is negative exactly when y is worse in column c,
+// and the OR of the differences is negative iff some column is: one test
+// per pair, and no branch per column.
+func coveredIn(blk, x []int32) bool {
+	cw := len(x)
+	switch cw {
+	case 3:
+		x0, x1, x2 := x[0], x[1], x[2]
+		for i := 0; i+3 <= len(blk); i += 3 {
+			y := blk[i : i+3 : i+3]
+			if (x0-y[0])|(x1-y[1])|(x2-y[2]) >= 0 {
+				return true
+			}
+		}
+		return false
+	case 4:
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		for i := 0; i+4 <= len(blk); i += 4 {
+			y := blk[i : i+4 : i+4]
+			if (x0-y[0])|(x1-y[1])|(x2-y[2])|(x3-y[3]) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+cw <= len(blk); i += cw {
+		y := blk[i : i+cw : i+cw]
+		var neg int32
+		for c, v := range y {
+			neg |= x[c] - v
+		}
+		if neg >= 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // maxima marks dead every row of s (distinct rows in lexicographic order)
 // that another row of s dominates, and returns the survivors, compacted to
@@ -140,15 +188,21 @@ func (k *kung) col(id uint32, c int) uint32 { return k.pts[int(id&^kAsks)*k.w+c-
 // in column 0.
 func (k *kung) maxima(s []kRec) []kRec {
 	if len(s) <= max(k.t.leaf, 1) {
+		// The rows of s are adjacent in pts, so the survivors gather into
+		// blkA as they are found.
+		blk := k.blkA[:0]
 		f := 0
 		for _, r := range s {
-			if k.covered(s[:f], r.id, 1) {
+			x := k.cols(r.id, 1)
+			if coveredIn(blk, x) {
 				k.dead[r.id] = true
 			} else {
-				s[f] = kRec{k.col(r.id, 1), r.id}
+				blk = append(blk, x...)
+				s[f] = kRec{uint32(x[0]), r.id}
 				f++
 			}
 		}
+		k.blkA = blk[:0]
 		s = s[:f]
 		sortKRecs(s)
 		return s
@@ -168,27 +222,6 @@ func (k *kung) maxima(s []kRec) []kRec {
 	return s[:f]
 }
 
-// covered reports whether some row of set is no worse than row u in every
-// column from lo on. For distinct rows no worse in the columns before lo,
-// that is dominance.
-func (k *kung) covered(set []kRec, u uint32, lo int) bool {
-	x := k.pts[int(u&^kAsks)*k.w+lo-1 : int(u&^kAsks+1)*k.w]
-	for _, a := range set {
-		y := k.pts[int(a.id&^kAsks)*k.w+lo-1 : int(a.id&^kAsks+1)*k.w]
-		ok := true
-		for c, v := range y {
-			if v > x[c] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // cross is the marriage step: it marks dead each row of b that a row of a
 // covers in the columns from lo on, given that every row of a is no worse
 // than every row of b in the columns before lo. a and b are keyed by and
@@ -206,22 +239,20 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	d := k.dims
 	amin, bmax := k.lim[lo*2*d:lo*2*d+d], k.lim[lo*2*d+d:(lo+1)*2*d]
 	for c := lo + 1; c < d; c++ {
-		amin[c], bmax[c] = math.MaxUint32, 0
+		amin[c], bmax[c] = math.MaxInt32, -1
 	}
 	na, nb := 0, 0
 	for _, r := range a {
 		if r.id&kAsks == 0 {
-			row := k.pts[int(r.id)*k.w+lo : int(r.id+1)*k.w]
-			for i, v := range row {
+			for i, v := range k.cols(r.id, lo+1) {
 				amin[lo+1+i] = min(amin[lo+1+i], v)
 			}
 			na++
 		}
 	}
 	for _, r := range b {
-		if u := r.id &^ kAsks; (!asking || r.id&kAsks != 0) && !k.dead[u] {
-			row := k.pts[int(u)*k.w+lo : int(u+1)*k.w]
-			for i, v := range row {
+		if (!asking || r.id&kAsks != 0) && !k.dead[r.id&^kAsks] {
+			for i, v := range k.cols(r.id, lo+1) {
 				bmax[lo+1+i] = max(bmax[lo+1+i], v)
 			}
 			nb++
@@ -239,7 +270,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		if r.id&kAsks != 0 {
 			return false
 		}
-		for i, v := range k.pts[int(r.id)*k.w+lo : int(r.id+1)*k.w] {
+		for i, v := range k.cols(r.id, lo+1) {
 			if v > bmax[lo+1+i] {
 				return false
 			}
@@ -247,11 +278,10 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		return true
 	}
 	asks := func(r kRec) bool {
-		u := r.id &^ kAsks
-		if asking && r.id&kAsks == 0 || k.dead[u] {
+		if asking && r.id&kAsks == 0 || k.dead[r.id&^kAsks] {
 			return false
 		}
-		for i, v := range k.pts[int(u)*k.w+lo : int(u+1)*k.w] {
+		for i, v := range k.cols(r.id, lo+1) {
 			if v < amin[lo+1+i] {
 				return false
 			}
@@ -259,26 +289,28 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		return true
 	}
 	if na*nb <= k.t.brutePairs {
-		set := k.brute[:0]
+		blk := k.blkA[:0]
 		for _, r := range a {
 			if answers(r) {
-				set = append(set, r)
+				blk = append(blk, k.cols(r.id, lo)...)
 			}
 		}
 		for _, r := range b {
-			if asks(r) && k.covered(set, r.id, lo) {
+			if asks(r) && coveredIn(blk, k.cols(r.id, lo)) {
 				k.dead[r.id&^kAsks] = true
 			}
 		}
-		k.brute = set[:0]
+		k.blkA = blk[:0]
 		return
 	}
 	// maxima marries on columns 1… and settle on lo+1 ≤ dims−3, so at
 	// least three columns remain.
 	switch k.dims - lo {
 	case 3:
-		// The same sweep, with the staircase of a's last two columns in a
-		// prefix-minimum Fenwick tree over the ranks of column lo+1.
+		// A sweep along column lo, with the staircase of a's last two
+		// columns in a prefix-minimum Fenwick tree over the ranks of
+		// column lo+1: b's row is covered iff an a row at or before it
+		// holds a third column no worse at a rank no worse.
 		fen := k.fen
 		i := 0
 		for _, r := range b {
@@ -293,7 +325,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 			if !asks(r) {
 				continue
 			}
-			best := uint32(math.MaxUint32)
+			best := int32(math.MaxInt32)
 			for x := int(k.col(r.id, lo+1)) + 1; x > 0; x -= x & -x {
 				best = min(best, fen[x])
 			}
@@ -304,8 +336,8 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		// Empty the tree along the paths written.
 		for _, r := range a[:i] {
 			if answers(r) {
-				for x := int(k.col(r.id, lo+1)) + 1; x < len(fen) && fen[x] != math.MaxUint32; x += x & -x {
-					fen[x] = math.MaxUint32
+				for x := int(k.col(r.id, lo+1)) + 1; x < len(fen) && fen[x] != math.MaxInt32; x += x & -x {
+					fen[x] = math.MaxInt32
 				}
 			}
 		}
@@ -330,45 +362,24 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	}
 }
 
-// coveredAnswer is covered over a's answering rows only.
-func (k *kung) coveredAnswer(a []kRec, u uint32, lo int, asking bool) bool {
-	if !asking {
-		return k.covered(a, u, lo)
-	}
-	x := k.pts[int(u&^kAsks)*k.w+lo-1 : int(u&^kAsks+1)*k.w]
-	for _, r := range a {
-		if r.id&kAsks != 0 {
-			continue
-		}
-		y := k.pts[int(r.id)*k.w+lo-1 : int(r.id+1)*k.w]
-		ok := true
-		for c, v := range y {
-			if v > x[c] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // settle marks dead each asking row of s that an earlier answering row of
 // s covers in the columns after lo. s is keyed by and sorted on column lo,
 // and every answering row before an asking one is no worse in the columns
 // up to lo; on return s is keyed by and sorted on column lo+1.
 func (k *kung) settle(s []kRec, lo int) {
 	if len(s) <= max(k.t.leaf, 1) {
-		for j, r := range s {
-			if r.id&kAsks != 0 && !k.dead[r.id&^kAsks] && k.coveredAnswer(s[:j], r.id, lo+1, true) {
+		// The answering rows gather into blkA as the walk passes them.
+		blk := k.blkA[:0]
+		for i, r := range s {
+			x := k.cols(r.id, lo+1)
+			if r.id&kAsks == 0 {
+				blk = append(blk, x...)
+			} else if !k.dead[r.id&^kAsks] && coveredIn(blk, x) {
 				k.dead[r.id&^kAsks] = true
 			}
+			s[i].key = uint32(x[0])
 		}
-		for i := range s {
-			s[i].key = k.col(s[i].id, lo+1)
-		}
+		k.blkA = blk[:0]
 		sortKRecs(s)
 		return
 	}
