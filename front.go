@@ -87,21 +87,22 @@ type ndTuning struct {
 	leaf         int // divide and conquer compares all pairs at or below this
 	brutePairs   int // the marriage step compares all pairs when |A|·|B| ≤ this
 	probe        int // rows the pre-filter sees before judging whether it pays
-	probeShare   int // with ≤ 3 columns it judges after n/probeShare rows if sooner (0: never)
+	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
+	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096, probeShare: 4}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096, probeShare: 4, small3: 256}
 
-// probeAt is the row at which the pre-filter over n rows of dims columns
-// judges whether it pays. Below 4·probe rows a fixed probe would judge late
-// or never, and on a pool of a thousand rows all on the front the pivot
-// tests cost more than the rest of the call (under cachegrind, NonDominated
-// on 1000 rows of a two-column line ran 721 k instructions a call with the
-// filter on to the end, 303 k with it off). With four or more columns the
-// pivots start too weak for an early judgment: on 1000 uniform rows it
-// stood the filter down and cost 28% more.
-func (t ndTuning) probeAt(n, dims int) int {
-	if t.probeShare > 0 && dims <= 3 {
+// probeAt is the row at which the pre-filter over n rows judges whether it
+// pays. Below 4·probe rows a fixed probe would judge late or never, and on a
+// pool of a thousand rows all on the front the pivot tests cost more than
+// the rest of the call (under cachegrind, NonDominated on 1000 rows of a
+// two-column line ran 721 k instructions a call with the filter on to the
+// end, 303 k with it off). With four or more columns this once stood the
+// filter down on uniform rows, whose single knee started too weak; the
+// weighted knees of pivotSet judge as early as with three.
+func (t ndTuning) probeAt(n int) int {
+	if t.probeShare > 0 {
 		return min(t.probe, n/t.probeShare)
 	}
 	return t.probe
@@ -181,7 +182,7 @@ func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []ndR
 func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning) (lex []ndRec, keep []bool, rows []int) {
 	var keys []uint64
 	if n >= t.prefilterMin {
-		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n, dims))
+		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n))
 	} else {
 		keys = keyMatrix(values, dims, flip)
 	}
