@@ -62,14 +62,17 @@ func checkShape(values []float64, dims int) (int, error) {
 //   - 2 columns: sort by the first key and sweep, keeping the best second
 //     key seen so far (front2).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
-//     the last two keys in a prefix-minimum Fenwick tree (front3).
-//   - 4 or more: Kung's divide and conquer on the lexicographic order,
-//     comparing all pairs in subproblems of a few dozen rows (frontKung).
+//     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
+//     sorted slice when at most a few hundred rows remain (front3Small).
+//   - 4 or more: Kung's divide and conquer on the lexicographic order, in
+//     rank space, with a Fenwick sweep for the last three columns and all
+//     pairs compared in subproblems of a few dozen rows (frontKung).
 //
-// Before any sort, large inputs pass the pivot pre-filter (pivotFilter),
-// which drops the rows a few pivot rows dominate, so on data with a small
-// front the cost is about one read of the matrix; when most rows survive
-// the first few thousand, the filter stands down.
+// Before any sort, inputs of a few hundred rows or more pass the pivot
+// pre-filter (pivotFilter), which drops the rows a few pivot rows dominate
+// (with four or more columns, some forty), so on data with a small front the
+// cost is about one read of the matrix; when most rows survive the first
+// quarter (at most a few thousand), the filter stands down.
 //
 // Exact duplicates are why ties need care: equal rows never dominate each
 // other, but a lexicographic sort makes every dominator of a row come before

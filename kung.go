@@ -15,23 +15,33 @@ import (
 //
 //   - Rank space. After the lexicographic sort, duplicates collapse into one
 //     distinct row each, column 0 is the row's place in that order, and
-//     every other column is replaced by its dense rank, a uint32: a row is
-//     4(d−1) bytes and a Fenwick tree can be indexed by a column.
+//     every other column is replaced by its dense rank, an int32: a row is
+//     4d bytes (with its dominated flag), a Fenwick tree can be indexed by
+//     a column, and one sign test compares two rows (coveredIn).
 //   - Presorting by merging. Every recursion returns its rows sorted by the
 //     next column, merging its halves' lists as merge sort does, so the
-//     marriage step never sorts or selects a median: the halves are cut by
-//     position, as in the offline divide and conquer of dimension sweeps
-//     (the "CDQ" form), not at a median of values.
-//   - A three-column base. The marriage of two sets on their last three
+//     marriage step never sorts or selects a median: its halves are cut by
+//     position, as in the offline divide and conquer of dimension sweeps,
+//     not at a median of values (Bentley's form cuts at the median).
+//   - A three-column base, the dimension sweep of Kung et al.'s
+//     three-dimensional case: the marriage of two sets on their last three
 //     columns is one sweep along the first of them, with a prefix-minimum
-//     Fenwick tree over the ranks of the second holding the third: O(n log n)
+//     Fenwick tree over the ranks of the second holding the third, O(n log n)
 //     with no recursion, so four columns need one level of divide and
 //     conquer, not two.
 //   - Only survivors marry. A row the first half dominates is dropped before
 //     the marriage (its dominator covers all it would), and a settled row of
 //     the second half is no longer asked about.
-//   - Small problems compare all pairs: a half of at most leaf rows, and a
-//     marriage whose sides multiply to at most brutePairs.
+//   - Boxes. Before a marriage, a row of one side outside the other side's
+//     bounding box cannot take part, and two boxes that miss end it: the
+//     skyline algorithms' region pruning (SFS, BSkyTree) at the cost of
+//     one read of the rows.
+//   - Small problems compare all pairs on rows gathered side by side: a half
+//     of at most leaf rows, and a marriage whose sides multiply to at most
+//     brutePairs.
+//
+// Before it, on data with a small front, the pre-filter's weighted knees
+// (pivotSet) have removed most rows.
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	lex, spare := lexSort(keys, dims, m, t)
 	row := func(i int) []uint64 { r := int(lex[i].aux); return keys[r*dims : (r+1)*dims] }
@@ -45,20 +55,18 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 		of[i] = uint32(distinct)
 	}
 	distinct++
-	w := dims - 1
+	w := dims - 1            // ranked columns
 	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
 	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
 	// The int32 slices share one allocation, as do the kRec ones.
-	i32 := make([]int32, w*distinct+distinct+1+2*dims*dims+w*blk)
+	i32 := make([]int32, dims*distinct+distinct+1+2*dims*dims+w*blk)
 	recs := make([]kRec, (2+levels)*distinct)
 	k := &kung{
 		dims: dims,
-		w:    w,
-		pts:  i32[:w*distinct],
-		fen:  i32[w*distinct : w*distinct+distinct+1],
-		lim:  i32[w*distinct+distinct+1:][:2*dims*dims],
-		blkA: i32[w*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
-		dead: make([]bool, distinct),
+		pts:  i32[:dims*distinct],
+		fen:  i32[dims*distinct : dims*distinct+distinct+1],
+		lim:  i32[dims*distinct+distinct+1:][:2*dims*dims],
+		blkA: i32[dims*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
 		tmp:  recs[:distinct],
 		bufs: make([][]kRec, dims),
 		t:    t,
@@ -84,7 +92,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 			if i > 0 && s.key != sorted[i-1].key {
 				rank++
 			}
-			k.pts[int(s.aux)*w+c-1] = rank
+			k.pts[int(s.aux)*dims+c] = rank
 		}
 		if c == dims-2 {
 			fenSize = int(rank) + 1
@@ -101,7 +109,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 	k.maxima(s)
 	keep = make([]bool, m)
 	for i, r := range lex {
-		keep[r.aux] = !k.dead[of[i]]
+		keep[r.aux] = !k.dead(of[i])
 	}
 	return lex, keep
 }
@@ -119,9 +127,10 @@ const kAsks = 1 << 31
 // kung holds the distinct rows, in rank space, for frontKung.
 type kung struct {
 	dims int
-	w    int     // columns stored per row: 1 … dims−1
-	pts  []int32 // rank of row u in column c ≥ 1 at pts[u*w+c-1]
-	dead []bool
+	// Row u at pts[u*dims:]: first 1 if another row dominates it (so that
+	// the flag shares a cache line with the ranks read beside it), then
+	// its rank in each column c ≥ 1 at pts[u*dims+c].
+	pts  []int32
 	tmp  []kRec   // merge scratch
 	bufs [][]kRec // bufs[lo]: the merged lists of a marriage on columns lo…
 	fen  []int32  // prefix minima of column dims−1 over ranks of dims−2
@@ -135,10 +144,14 @@ type kung struct {
 // cols returns row id's ranks in the columns from lo on.
 func (k *kung) cols(id uint32, lo int) []int32 {
 	u := int(id &^ kAsks)
-	return k.pts[u*k.w+lo-1 : (u+1)*k.w]
+	return k.pts[u*k.dims+lo : (u+1)*k.dims]
 }
 
-func (k *kung) col(id uint32, c int) int32 { return k.pts[int(id&^kAsks)*k.w+c-1] }
+func (k *kung) col(id uint32, c int) int32 { return k.pts[int(id&^kAsks)*k.dims+c] }
+
+func (k *kung) dead(id uint32) bool { return k.pts[int(id&^kAsks)*k.dims] != 0 }
+
+func (k *kung) kill(id uint32) { k.pts[int(id&^kAsks)*k.dims] = 1 }
 
 // coveredIn reports whether some row of blk, rows of len(x) ranks side by
 // side, is no worse than x in every column. Ranks are below 2³¹, so a
@@ -195,7 +208,7 @@ func (k *kung) maxima(s []kRec) []kRec {
 		for _, r := range s {
 			x := k.cols(r.id, 1)
 			if coveredIn(blk, x) {
-				k.dead[r.id] = true
+				k.kill(r.id)
 			} else {
 				blk = append(blk, x...)
 				s[f] = kRec{uint32(x[0]), r.id}
@@ -213,7 +226,7 @@ func (k *kung) maxima(s []kRec) []kRec {
 	k.cross(a, b, 1, false)
 	f := len(a)
 	for _, r := range b {
-		if !k.dead[r.id] {
+		if !k.dead(r.id) {
 			s[f] = r
 			f++
 		}
@@ -251,7 +264,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		}
 	}
 	for _, r := range b {
-		if (!asking || r.id&kAsks != 0) && !k.dead[r.id&^kAsks] {
+		if (!asking || r.id&kAsks != 0) && !k.dead(r.id) {
 			for i, v := range k.cols(r.id, lo+1) {
 				bmax[lo+1+i] = max(bmax[lo+1+i], v)
 			}
@@ -278,7 +291,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		return true
 	}
 	asks := func(r kRec) bool {
-		if asking && r.id&kAsks == 0 || k.dead[r.id&^kAsks] {
+		if asking && r.id&kAsks == 0 || k.dead(r.id) {
 			return false
 		}
 		for i, v := range k.cols(r.id, lo+1) {
@@ -297,7 +310,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		}
 		for _, r := range b {
 			if asks(r) && coveredIn(blk, k.cols(r.id, lo)) {
-				k.dead[r.id&^kAsks] = true
+				k.kill(r.id)
 			}
 		}
 		k.blkA = blk[:0]
@@ -330,7 +343,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 				best = min(best, fen[x])
 			}
 			if best <= k.col(r.id, lo+2) {
-				k.dead[r.id&^kAsks] = true
+				k.kill(r.id)
 			}
 		}
 		// Empty the tree along the paths written.
@@ -374,8 +387,8 @@ func (k *kung) settle(s []kRec, lo int) {
 			x := k.cols(r.id, lo+1)
 			if r.id&kAsks == 0 {
 				blk = append(blk, x...)
-			} else if !k.dead[r.id&^kAsks] && coveredIn(blk, x) {
-				k.dead[r.id&^kAsks] = true
+			} else if !k.dead(r.id) && coveredIn(blk, x) {
+				k.kill(r.id)
 			}
 			s[i].key = uint32(x[0])
 		}
