@@ -249,24 +249,31 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	// column is covered by nothing, so both sit out; when the boxes miss,
 	// so does everything. Neighbouring rows of a front make small boxes, so
 	// deep in the recursion most of a marriage sits out.
-	d := k.dims
-	amin, bmax := k.lim[lo*2*d:lo*2*d+d], k.lim[lo*2*d+d:(lo+1)*2*d]
-	for c := lo + 1; c < d; c++ {
+	d, pts := k.dims, k.pts
+	// amin and bmax hold columns lo+1 … d−1, as does rest(u).
+	amin, bmax := k.lim[lo*2*d+lo+1:lo*2*d+d], k.lim[lo*2*d+d+lo+1:(lo+1)*2*d]
+	rest := func(id uint32) []int32 {
+		u := int(id&^kAsks) * d
+		return pts[u+lo+1 : u+d : u+d]
+	}
+	for c := range amin {
 		amin[c], bmax[c] = math.MaxInt32, -1
 	}
 	na, nb := 0, 0
 	for _, r := range a {
 		if r.id&kAsks == 0 {
-			for i, v := range k.cols(r.id, lo+1) {
-				amin[lo+1+i] = min(amin[lo+1+i], v)
+			x := rest(r.id)
+			for c := range amin {
+				amin[c] = min(amin[c], x[c])
 			}
 			na++
 		}
 	}
 	for _, r := range b {
 		if (!asking || r.id&kAsks != 0) && !k.dead(r.id) {
-			for i, v := range k.cols(r.id, lo+1) {
-				bmax[lo+1+i] = max(bmax[lo+1+i], v)
+			x := rest(r.id)
+			for c := range bmax {
+				bmax[c] = max(bmax[c], x[c])
 			}
 			nb++
 		}
@@ -274,7 +281,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	if na == 0 || nb == 0 {
 		return
 	}
-	for c := lo + 1; c < d; c++ {
+	for c := range amin {
 		if amin[c] > bmax[c] {
 			return
 		}
@@ -283,8 +290,9 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		if r.id&kAsks != 0 {
 			return false
 		}
-		for i, v := range k.cols(r.id, lo+1) {
-			if v > bmax[lo+1+i] {
+		x := rest(r.id)
+		for c := range bmax {
+			if x[c] > bmax[c] {
 				return false
 			}
 		}
@@ -294,8 +302,9 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		if asking && r.id&kAsks == 0 || k.dead(r.id) {
 			return false
 		}
-		for i, v := range k.cols(r.id, lo+1) {
-			if v < amin[lo+1+i] {
+		x := rest(r.id)
+		for c := range amin {
+			if x[c] < amin[c] {
 				return false
 			}
 		}
