@@ -66,7 +66,7 @@ func checkShape(values []float64, dims int) (int, error) {
 //     sorted slice when at most a few hundred rows remain (front3Small).
 //   - 4 or more: Kung's divide and conquer on the lexicographic order, in
 //     rank space, with a Fenwick sweep for the last three columns and all
-//     pairs compared in subproblems of a few dozen rows (frontKung).
+//     pairs compared in subproblems of about a hundred rows (frontKung).
 //
 // Before any sort, inputs of a few hundred rows or more pass the pivot
 // pre-filter (pivotFilter), which drops the rows a few pivot rows dominate
@@ -94,7 +94,7 @@ type ndTuning struct {
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096, probeShare: 4, small3: 256}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 8192, probe: 4096, probeShare: 4, small3: 256}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
