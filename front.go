@@ -62,14 +62,17 @@ func checkShape(values []float64, dims int) (int, error) {
 //   - 2 columns: sort by the first key and sweep, keeping the best second
 //     key seen so far (front2).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
-//     the last two keys in a prefix-minimum Fenwick tree (front3).
-//   - 4 or more: Kung's divide and conquer on the lexicographic order,
-//     comparing all pairs in subproblems of a few dozen rows (frontKung).
+//     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
+//     sorted slice when at most a few hundred rows remain (front3Small).
+//   - 4 or more: Kung's divide and conquer on the lexicographic order, in
+//     rank space, with a Fenwick sweep for the last three columns and all
+//     pairs compared in subproblems of about a hundred rows (frontKung).
 //
-// Before any sort, large inputs pass the pivot pre-filter (pivotFilter),
-// which drops the rows a few pivot rows dominate, so on data with a small
-// front the cost is about one read of the matrix; when most rows survive
-// the first few thousand, the filter stands down.
+// Before any sort, inputs of a few hundred rows or more pass the pivot
+// pre-filter (pivotFilter), which drops the rows a few pivot rows dominate
+// (with four or more columns, some forty), so on data with a small front the
+// cost is about one read of the matrix; when most rows survive the first
+// quarter (at most a few thousand), the filter stands down.
 //
 // Exact duplicates are why ties need care: equal rows never dominate each
 // other, but a lexicographic sort makes every dominator of a row come before
@@ -87,21 +90,22 @@ type ndTuning struct {
 	leaf         int // divide and conquer compares all pairs at or below this
 	brutePairs   int // the marriage step compares all pairs when |A|·|B| ≤ this
 	probe        int // rows the pre-filter sees before judging whether it pays
-	probeShare   int // with ≤ 3 columns it judges after n/probeShare rows if sooner (0: never)
+	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
+	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 48, brutePairs: 2048, probe: 4096, probeShare: 4}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 8192, probe: 4096, probeShare: 4, small3: 256}
 
-// probeAt is the row at which the pre-filter over n rows of dims columns
-// judges whether it pays. Below 4·probe rows a fixed probe would judge late
-// or never, and on a pool of a thousand rows all on the front the pivot
-// tests cost more than the rest of the call (under cachegrind, NonDominated
-// on 1000 rows of a two-column line ran 721 k instructions a call with the
-// filter on to the end, 303 k with it off). With four or more columns the
-// pivots start too weak for an early judgment: on 1000 uniform rows it
-// stood the filter down and cost 28% more.
-func (t ndTuning) probeAt(n, dims int) int {
-	if t.probeShare > 0 && dims <= 3 {
+// probeAt is the row at which the pre-filter over n rows judges whether it
+// pays. Below 4·probe rows a fixed probe would judge late or never, and on a
+// pool of a thousand rows all on the front the pivot tests cost more than
+// the rest of the call (under cachegrind, NonDominated on 1000 rows of a
+// two-column line ran 721 k instructions a call with the filter on to the
+// end, 303 k with it off). With four or more columns this once stood the
+// filter down on uniform rows, whose single knee started too weak; the
+// weighted knees of pivotSet judge as early as with three.
+func (t ndTuning) probeAt(n int) int {
+	if t.probeShare > 0 {
 		return min(t.probe, n/t.probeShare)
 	}
 	return t.probe
@@ -181,7 +185,7 @@ func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []ndR
 func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning) (lex []ndRec, keep []bool, rows []int) {
 	var keys []uint64
 	if n >= t.prefilterMin {
-		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n, dims))
+		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n))
 	} else {
 		keys = keyMatrix(values, dims, flip)
 	}

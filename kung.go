@@ -5,247 +5,442 @@ import (
 	"slices"
 )
 
-// kung holds the distinct rows, in lexicographic order, for the divide and
-// conquer of frontKung.
-type kung struct {
-	dims  int
-	pts   []uint64 // distinct key rows, lexicographically ascending
-	dead  []bool
-	vals  []uint64 // scratch for median selection
-	pairs []ndRec  // scratch for the two-column marriage
-	spare []ndRec  // and for its sort
-	t     ndTuning
-}
-
-func (k *kung) row(u int) []uint64 { return k.pts[u*k.dims : (u+1)*k.dims] }
-
-// frontKung is the divide and conquer of H. T. Kung, F. Luccio and F. P.
+// frontKung is the maxima algorithm of H. T. Kung, F. Luccio and F. P.
 // Preparata ("On finding the maxima of a set of vectors", JACM 22(4), 1975)
-// for four or more columns, O(n log^(d−2) n): maxima splits the rows in
-// lexicographic halves, and marry settles the second half against the
-// first's survivors, one column less at each median split. It returns what
-// front3 returns.
+// for four or more columns, in the divide-and-conquer form of J. L. Bentley
+// ("Multidimensional divide-and-conquer", CACM 23(4), 1980), O(n log^(d−2) n)
+// for d columns. It returns what front3 returns.
+//
+// The refinements, each for constant factors rather than the bound:
+//
+//   - Rank space. After the lexicographic sort, duplicates collapse into one
+//     distinct row each, column 0 is the row's place in that order, and
+//     every other column is replaced by its dense rank, an int32: a row is
+//     4d bytes (with its dominated flag), a Fenwick tree can be indexed by
+//     a column, and one sign test compares two rows (coveredIn).
+//   - Presorting by merging. Every recursion returns its rows sorted by the
+//     next column, merging its halves' lists as merge sort does, so the
+//     marriage step never sorts or selects a median: its halves are cut by
+//     position, as in the offline divide and conquer of dimension sweeps,
+//     not at a median of values (Bentley's form cuts at the median).
+//   - A three-column base, the dimension sweep of Kung et al.'s
+//     three-dimensional case: the marriage of two sets on their last three
+//     columns is one sweep along the first of them, with a prefix-minimum
+//     Fenwick tree over the ranks of the second holding the third, O(n log n)
+//     with no recursion, so four columns need one level of divide and
+//     conquer, not two.
+//   - Only survivors marry. A row the first half dominates is dropped before
+//     the marriage (its dominator covers all it would), and a settled row of
+//     the second half is no longer asked about.
+//   - Boxes. Before a marriage, a row of one side outside the other side's
+//     bounding box cannot take part, and two boxes that miss end it: the
+//     skyline algorithms' region pruning (SFS, BSkyTree) at the cost of
+//     one read of the rows.
+//   - Small problems compare all pairs on rows gathered side by side: a half
+//     of at most leaf rows, and a marriage whose sides multiply to at most
+//     brutePairs.
+//
+// Before it, on data with a small front, the pre-filter's weighted knees
+// (pivotSet) have removed most rows.
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
-	lex, _ = lexSort(keys, dims, m, t)
-	same := func(a, b uint64) bool {
-		return slices.Equal(keys[a*uint64(dims):(a+1)*uint64(dims)], keys[b*uint64(dims):(b+1)*uint64(dims)])
-	}
+	lex, spare := lexSort(keys, dims, m, t)
+	row := func(i int) []uint64 { r := int(lex[i].aux); return keys[r*dims : (r+1)*dims] }
+	// of[i] is the distinct row of lexicographic place i.
+	of := make([]uint32, m)
 	distinct := 0
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
+	for i := range lex {
+		if i > 0 && !slices.Equal(row(i), row(i-1)) {
 			distinct++
 		}
+		of[i] = uint32(distinct)
 	}
+	distinct++
+	w := dims - 1            // ranked columns
+	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
+	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
+	// The int32 slices share one allocation, as do the kRec ones.
+	i32 := make([]int32, dims*distinct+distinct+1+2*dims*dims+w*blk)
+	recs := make([]kRec, (2+levels)*distinct)
 	k := &kung{
-		dims:  dims,
-		pts:   make([]uint64, 0, distinct*dims),
-		dead:  make([]bool, distinct),
-		vals:  make([]uint64, distinct),
-		pairs: make([]ndRec, distinct),
-		spare: make([]ndRec, distinct),
-		t:     t,
+		dims: dims,
+		pts:  i32[:dims*distinct],
+		fen:  i32[dims*distinct : dims*distinct+distinct+1],
+		lim:  i32[dims*distinct+distinct+1:][:2*dims*dims],
+		blkA: i32[dims*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
+		tmp:  recs[:distinct],
+		bufs: make([][]kRec, dims),
+		t:    t,
 	}
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
-			k.pts = append(k.pts, keys[int(s.aux)*dims:(int(s.aux)+1)*dims]...)
+	for lo := 1; lo <= levels; lo++ {
+		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
+	}
+	// Rank each column but the first by a sort of the distinct rows' keys.
+	byKey := spare[:distinct]
+	buf := make([]ndRec, distinct)
+	fenSize := 0 // distinct keys in column dims−2, which the Fenwick tree spans
+	for c := 1; c < dims; c++ {
+		u := 0
+		for i := range lex {
+			if i == 0 || of[i] != of[i-1] {
+				byKey[u] = ndRec{row(i)[c], uint64(u)}
+				u++
+			}
+		}
+		sorted, _ := sortRecs(byKey, buf, t)
+		rank := int32(0)
+		for i, s := range sorted {
+			if i > 0 && s.key != sorted[i-1].key {
+				rank++
+			}
+			k.pts[int(s.aux)*dims+c] = rank
+		}
+		if c == dims-2 {
+			fenSize = int(rank) + 1
 		}
 	}
-	ids := make([]int, distinct)
-	for i := range ids {
-		ids[i] = i
+	k.fen = k.fen[:fenSize+1]
+	for i := range k.fen {
+		k.fen[i] = math.MaxInt32
 	}
-	k.maxima(ids)
+	s := recs[distinct : 2*distinct]
+	for u := range s {
+		s[u] = kRec{id: uint32(u)}
+	}
+	k.maxima(s)
 	keep = make([]bool, m)
-	u := -1
-	for i, s := range lex {
-		if i == 0 || !same(s.aux, lex[i-1].aux) {
-			u++
-		}
-		keep[s.aux] = !k.dead[u]
+	for i, r := range lex {
+		keep[r.aux] = !k.dead(of[i])
 	}
 	return lex, keep
 }
 
-// maxima marks dead every row of ids (distinct, lexicographically ascending)
-// that another row of ids dominates, and returns the survivors, compacted
-// to the front of ids. Only a lexicographically smaller row can dominate, so
-// the first half is settled on its own and the second half only has to be
-// checked against the first's survivors, which are no worse in column 0.
-func (k *kung) maxima(ids []int) []int {
-	if len(ids) <= k.t.leaf {
-		f := 0
-		for _, u := range ids {
-			if k.covered(ids[:f], u, 0) {
-				k.dead[u] = true
-			} else {
-				ids[f] = u
-				f++
-			}
-		}
-		return ids[:f]
-	}
-	mid := len(ids) / 2
-	a := k.maxima(ids[:mid])
-	b := k.maxima(ids[mid:])
-	k.marry(a, b, 1)
-	f := len(a)
-	for _, u := range b {
-		if !k.dead[u] {
-			ids[f] = u
-			f++
-		}
-	}
-	return ids[:f]
+// kRec is a distinct row in a list sorted by one column: key is the row's
+// rank in that column, id the row, with bit 31 set for a row that only asks
+// (see kung.cross). Rows are named by uint32 below that bit: a matrix of 2³¹
+// rows of four columns is 64 GiB.
+type kRec struct {
+	key, id uint32
 }
 
-// covered reports whether some row of set is no worse than row u in every
-// column from lo on. For distinct rows no worse in the columns before lo,
-// that is dominance.
-func (k *kung) covered(set []int, u, lo int) bool {
-	x := k.row(u)[lo:]
-	for _, a := range set {
-		y := k.row(a)[lo:]
-		ok := true
-		for c, v := range y {
-			if v > x[c] {
-				ok = false
-				break
+const kAsks = 1 << 31
+
+// kung holds the distinct rows, in rank space, for frontKung.
+type kung struct {
+	dims int
+	// Row u at pts[u*dims:]: first 1 if another row dominates it (so that
+	// the flag shares a cache line with the ranks read beside it), then
+	// its rank in each column c ≥ 1 at pts[u*dims+c].
+	pts  []int32
+	tmp  []kRec   // merge scratch
+	bufs [][]kRec // bufs[lo]: the merged lists of a marriage on columns lo…
+	fen  []int32  // prefix minima of column dims−1 over ranks of dims−2
+	lim  []int32  // per lo, the two boxes of cross
+	// Rows gathered side by side for comparing all pairs: random reads of
+	// pts happen once per row, not once per pair.
+	blkA []int32
+	t    ndTuning
+}
+
+// cols returns row id's ranks in the columns from lo on.
+func (k *kung) cols(id uint32, lo int) []int32 {
+	u := int(id &^ kAsks)
+	return k.pts[u*k.dims+lo : (u+1)*k.dims]
+}
+
+func (k *kung) col(id uint32, c int) int32 { return k.pts[int(id&^kAsks)*k.dims+c] }
+
+func (k *kung) dead(id uint32) bool { return k.pts[int(id&^kAsks)*k.dims] != 0 }
+
+func (k *kung) kill(id uint32) { k.pts[int(id&^kAsks)*k.dims] = 1 }
+
+// coveredIn reports whether some row of blk, rows of len(x) ranks side by
+// side, is no worse than x in every column. Ranks are below 2³¹, so a
+// difference x[c] − y[c] is negative exactly when y is worse in column c,
+// and the OR of the differences is negative iff some column is: one test
+// per pair, and no branch per column.
+func coveredIn(blk, x []int32) bool {
+	cw := len(x)
+	switch cw {
+	case 3:
+		x0, x1, x2 := x[0], x[1], x[2]
+		for i := 0; i+3 <= len(blk); i += 3 {
+			y := blk[i : i+3 : i+3]
+			if (x0-y[0])|(x1-y[1])|(x2-y[2]) >= 0 {
+				return true
 			}
 		}
-		if ok {
+		return false
+	case 4:
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		for i := 0; i+4 <= len(blk); i += 4 {
+			y := blk[i : i+4 : i+4]
+			if (x0-y[0])|(x1-y[1])|(x2-y[2])|(x3-y[3]) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+cw <= len(blk); i += cw {
+		y := blk[i : i+cw : i+cw]
+		var neg int32
+		for c, v := range y {
+			neg |= x[c] - v
+		}
+		if neg >= 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// marry marks dead each row of b that a row of a covers in the columns from
-// lo on, given that every row of a is no worse than every row of b in the
-// columns before lo. Splitting at the median m of column lo leaves three
-// smaller problems: below m on both sides, above m on both sides, and a's rows
-// at or below m against b's at or above, which are settled in column lo and
-// so lose it. Rows equal to m sit in no same-width problem, so each one
-// shrinks even when the column is full of ties.
-func (k *kung) marry(a, b []int, lo int) {
+// maxima marks dead every row of s (distinct rows in lexicographic order)
+// that another row of s dominates, and returns the survivors, compacted to
+// the front of s, keyed by and sorted on column 1. Only a lexicographically
+// smaller row can dominate, so each half is settled on its own and the
+// second half's survivors are married to the first's, which are no worse
+// in column 0.
+func (k *kung) maxima(s []kRec) []kRec {
+	if len(s) <= max(k.t.leaf, 1) {
+		// The rows of s are adjacent in pts, so the survivors gather into
+		// blkA as they are found.
+		blk := k.blkA[:0]
+		f := 0
+		for _, r := range s {
+			x := k.cols(r.id, 1)
+			if coveredIn(blk, x) {
+				k.kill(r.id)
+			} else {
+				blk = append(blk, x...)
+				s[f] = kRec{uint32(x[0]), r.id}
+				f++
+			}
+		}
+		k.blkA = blk[:0]
+		s = s[:f]
+		sortKRecs(s)
+		return s
+	}
+	mid := len(s) / 2
+	a := k.maxima(s[:mid])
+	b := k.maxima(s[mid:])
+	k.cross(a, b, 1, false)
+	f := len(a)
+	for _, r := range b {
+		if !k.dead(r.id) {
+			s[f] = r
+			f++
+		}
+	}
+	k.merge(s[:f], len(a))
+	return s[:f]
+}
+
+// cross is the marriage step: it marks dead each row of b that a row of a
+// covers in the columns from lo on, given that every row of a is no worse
+// than every row of b in the columns before lo. a and b are keyed by and
+// sorted on column lo. When asking is set, only b's rows with kAsks set
+// ask, and only a's rows without it answer; otherwise all do.
+func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	if len(a) == 0 || len(b) == 0 {
 		return
 	}
-	d := k.dims
-	if len(a)*len(b) <= k.t.brutePairs {
-		for _, u := range b {
-			if !k.dead[u] && k.covered(a, u, lo) {
-				k.dead[u] = true
+	// The box of each side over the columns after lo: an a row above b's
+	// box in some column covers nothing, and a b row below a's box in some
+	// column is covered by nothing, so both sit out; when the boxes miss,
+	// so does everything. Neighbouring rows of a front make small boxes, so
+	// deep in the recursion most of a marriage sits out.
+	d, pts := k.dims, k.pts
+	// amin and bmax hold columns lo+1 … d−1, as does rest(u).
+	amin, bmax := k.lim[lo*2*d+lo+1:lo*2*d+d], k.lim[lo*2*d+d+lo+1:(lo+1)*2*d]
+	rest := func(id uint32) []int32 {
+		u := int(id&^kAsks) * d
+		return pts[u+lo+1 : u+d : u+d]
+	}
+	for c := range amin {
+		amin[c], bmax[c] = math.MaxInt32, -1
+	}
+	na, nb := 0, 0
+	for _, r := range a {
+		if r.id&kAsks == 0 {
+			x := rest(r.id)
+			for c := range amin {
+				amin[c] = min(amin[c], x[c])
 			}
+			na++
 		}
+	}
+	for _, r := range b {
+		if (!asking || r.id&kAsks != 0) && !k.dead(r.id) {
+			x := rest(r.id)
+			for c := range bmax {
+				bmax[c] = max(bmax[c], x[c])
+			}
+			nb++
+		}
+	}
+	if na == 0 || nb == 0 {
 		return
 	}
-	if lo == d-2 {
-		k.marry2(a, b, lo)
+	for c := range amin {
+		if amin[c] > bmax[c] {
+			return
+		}
+	}
+	answers := func(r kRec) bool {
+		if r.id&kAsks != 0 {
+			return false
+		}
+		x := rest(r.id)
+		for c := range bmax {
+			if x[c] > bmax[c] {
+				return false
+			}
+		}
+		return true
+	}
+	asks := func(r kRec) bool {
+		if asking && r.id&kAsks == 0 || k.dead(r.id) {
+			return false
+		}
+		x := rest(r.id)
+		for c := range amin {
+			if x[c] < amin[c] {
+				return false
+			}
+		}
+		return true
+	}
+	if na*nb <= k.t.brutePairs {
+		blk := k.blkA[:0]
+		for _, r := range a {
+			if answers(r) {
+				blk = append(blk, k.cols(r.id, lo)...)
+			}
+		}
+		for _, r := range b {
+			if asks(r) && coveredIn(blk, k.cols(r.id, lo)) {
+				k.kill(r.id)
+			}
+		}
+		k.blkA = blk[:0]
 		return
 	}
-	vals := k.vals[:0]
-	for _, u := range a {
-		vals = append(vals, k.pts[u*d+lo])
-	}
-	for _, u := range b {
-		vals = append(vals, k.pts[u*d+lo])
-	}
-	m := nthKey(vals, len(vals)/2)
-	aLt, aGt := k.split3(a, lo, m)
-	bLt, bGt := k.split3(b, lo, m)
-	k.marry(a[:aLt], b[:bLt], lo)
-	k.marry(a[aGt:], b[bGt:], lo)
-	k.marry(a[:aGt], b[bLt:], lo+1)
-}
-
-// marry2 is the two-column marriage as a sweep in order of column lo: b's
-// row is covered iff some a row at or before it is no worse in the last
-// column. Rows with equal keys in column lo are taken as a group, a's first,
-// which spares the sort a tie-break.
-func (k *kung) marry2(a, b []int, lo int) {
-	d := k.dims
-	p := k.pairs[:0]
-	for _, u := range a {
-		p = append(p, ndRec{k.pts[u*d+lo], uint64(u)})
-	}
-	for _, u := range b {
-		p = append(p, ndRec{k.pts[u*d+lo], ^uint64(u)}) // b's rows complemented
-	}
-	p, _ = sortRecs(p, k.spare[:len(p)], k.t)
-	best := uint64(math.MaxUint64)
-	seen := false
-	for i := 0; i < len(p); {
-		j := keyRunEnd(p, i)
-		for _, r := range p[i:j] {
-			if u := r.aux; u>>63 == 0 {
-				best, seen = min(best, k.pts[int(u)*d+lo+1]), true
+	// maxima marries on columns 1… and settle on lo+1 ≤ dims−3, so at
+	// least three columns remain.
+	switch k.dims - lo {
+	case 3:
+		// A sweep along column lo, with the staircase of a's last two
+		// columns in a prefix-minimum Fenwick tree over the ranks of
+		// column lo+1: b's row is covered iff an a row at or before it
+		// holds a third column no worse at a rank no worse.
+		fen := k.fen
+		i := 0
+		for _, r := range b {
+			for ; i < len(a) && a[i].key <= r.key; i++ {
+				if u := a[i].id; answers(a[i]) {
+					z := k.col(u, lo+2)
+					for x := int(k.col(u, lo+1)) + 1; x < len(fen); x += x & -x {
+						fen[x] = min(fen[x], z)
+					}
+				}
+			}
+			if !asks(r) {
+				continue
+			}
+			best := int32(math.MaxInt32)
+			for x := int(k.col(r.id, lo+1)) + 1; x > 0; x -= x & -x {
+				best = min(best, fen[x])
+			}
+			if best <= k.col(r.id, lo+2) {
+				k.kill(r.id)
 			}
 		}
-		for _, r := range p[i:j] {
-			if u := int(^r.aux); r.aux>>63 != 0 && seen && best <= k.pts[u*d+lo+1] {
-				k.dead[u] = true
+		// Empty the tree along the paths written.
+		for _, r := range a[:i] {
+			if answers(r) {
+				for x := int(k.col(r.id, lo+1)) + 1; x < len(fen) && fen[x] != math.MaxInt32; x += x & -x {
+					fen[x] = math.MaxInt32
+				}
 			}
 		}
-		i = j
+	default:
+		// Four or more columns: list a's answering rows and b's asking
+		// ones in one order of column lo, a's first among equal keys, so
+		// that every a row no worse than a b row in column lo comes
+		// before it, and settle the list by divide and conquer on place.
+		s := k.bufs[lo][:0]
+		i := 0
+		for _, r := range b {
+			for ; i < len(a) && a[i].key <= r.key; i++ {
+				if answers(a[i]) {
+					s = append(s, kRec{a[i].key, a[i].id &^ kAsks})
+				}
+			}
+			if asks(r) {
+				s = append(s, kRec{r.key, r.id | kAsks})
+			}
+		}
+		k.settle(s, lo)
 	}
 }
 
-// split3 reorders ids into those below m in column c, those equal, and those
-// above, and returns where the equal ones start and end.
-func (k *kung) split3(ids []int, c int, m uint64) (lt, gt int) {
-	d := k.dims
-	lt, gt = 0, len(ids)
-	for i := 0; i < gt; {
-		switch v := k.pts[ids[i]*d+c]; {
-		case v < m:
-			ids[lt], ids[i] = ids[i], ids[lt]
-			lt++
+// settle marks dead each asking row of s that an earlier answering row of
+// s covers in the columns after lo. s is keyed by and sorted on column lo,
+// and every answering row before an asking one is no worse in the columns
+// up to lo; on return s is keyed by and sorted on column lo+1.
+func (k *kung) settle(s []kRec, lo int) {
+	if len(s) <= max(k.t.leaf, 1) {
+		// The answering rows gather into blkA as the walk passes them.
+		blk := k.blkA[:0]
+		for i, r := range s {
+			x := k.cols(r.id, lo+1)
+			if r.id&kAsks == 0 {
+				blk = append(blk, x...)
+			} else if !k.dead(r.id) && coveredIn(blk, x) {
+				k.kill(r.id)
+			}
+			s[i].key = uint32(x[0])
+		}
+		k.blkA = blk[:0]
+		sortKRecs(s)
+		return
+	}
+	mid := len(s) / 2
+	k.settle(s[:mid], lo)
+	k.settle(s[mid:], lo)
+	k.cross(s[:mid], s[mid:], lo+1, true)
+	k.merge(s, mid)
+}
+
+// merge merges the sorted lists s[:mid] and s[mid:] into s, through tmp.
+func (k *kung) merge(s []kRec, mid int) {
+	if mid == 0 || mid == len(s) || s[mid-1].key <= s[mid].key {
+		return
+	}
+	a := k.tmp[:mid]
+	copy(a, s[:mid])
+	i, j, o := 0, mid, 0
+	for i < len(a) && j < len(s) {
+		if s[j].key < a[i].key {
+			s[o] = s[j]
+			j++
+		} else {
+			s[o] = a[i]
 			i++
-		case v > m:
-			gt--
-			ids[i], ids[gt] = ids[gt], ids[i]
-		default:
-			i++
 		}
+		o++
 	}
-	return lt, gt
+	copy(s[o:], a[i:])
 }
 
-// nthKey returns the key that would be at index n if v were sorted, by
-// Hoare's selection; it reorders v.
-func nthKey(v []uint64, n int) uint64 {
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		a, b, c := v[lo], v[lo+(hi-lo)/2], v[hi]
-		if a > b {
-			a, b = b, a
+// sortKRecs sorts a short list by key, by insertion.
+func sortKRecs(s []kRec) {
+	for i := 1; i < len(s); i++ {
+		x := s[i]
+		j := i
+		for ; j > 0 && s[j-1].key > x.key; j-- {
+			s[j] = s[j-1]
 		}
-		if b > c {
-			b = c
-		}
-		p := max(a, b) // median of three
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < p {
-				i++
-			}
-			for v[j] > p {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case n <= j:
-			hi = j
-		case n >= i:
-			lo = i
-		default:
-			return v[n]
-		}
+		s[j] = x
 	}
-	return v[n]
 }

@@ -80,15 +80,16 @@ func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int,
 }
 
 // ndTunings force every path of the engine on inputs small enough for the
-// oracle: pre-filter on and off, radix and comparison sorts, and divide and
-// conquer recursing down to single rows.
+// oracle: pre-filter on and off, radix and comparison sorts, the Fenwick and
+// the sorted-slice sweeps of three columns, and divide and conquer
+// recursing down to single rows.
 var ndTunings = map[string]ndTuning{
 	"defaults":       ndDefaults,
 	"everything":     {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
-	"no-prefilter":   {prefilterMin: math.MaxInt, radixMin: math.MaxInt, leaf: 3, brutePairs: 4},
-	"small-radix":    {prefilterMin: 16, radixMin: 8, leaf: 2, brutePairs: 1, probe: 40},
+	"no-prefilter":   {prefilterMin: math.MaxInt, radixMin: math.MaxInt, leaf: 3, brutePairs: 4, small3: math.MaxInt},
+	"small-radix":    {prefilterMin: 16, radixMin: 8, leaf: 2, brutePairs: 1, probe: 40, small3: math.MaxInt},
 	"radix-no-filt":  {prefilterMin: math.MaxInt, radixMin: 2, leaf: 5, brutePairs: 9},
-	"filter-quits":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6},
+	"filter-quits":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, small3: math.MaxInt},
 	"quits-by-share": {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: math.MaxInt, probeShare: 3},
 }
 

@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -43,7 +44,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		// Room for the sort's scratch comes with the survivors' records.
 		recs = make([]ndRec, 0, 2*min(n, 4096))
 		stale := 0
-		probe := t.probeAt(n, 2)
+		probe := t.probeAt(n)
 		for r := 0; r < n; r++ {
 			if r == probe && 2*len(recs) > r { // as in pivotFilter
 				filtered = false
@@ -89,7 +90,13 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		recs = recs[:f]
 	}
 	if !filtered {
-		recs = make([]ndRec, n, 2*n)
+		// A pre-filter that stood down leaves its buffer, big enough for
+		// the records and the sort's scratch when n is small.
+		if cap(recs) >= 2*n {
+			recs = recs[:n]
+		} else {
+			recs = make([]ndRec, n, 2*n)
+		}
 		for r := range recs {
 			recs[r] = ndRec{fastKey(values[2*r], f0), pack(fastKey(values[2*r+1], f1), r)}
 		}
@@ -183,6 +190,9 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 // It returns the key rows in lexicographic order (see lexSort) and keep,
 // which marks, by key row, the rows on the front.
 func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
+	if m <= t.small3 {
+		return front3Small(keys, m)
+	}
 	lex, spare := lexSort(keys, 3, m, t)
 	// One gather into lexicographic order, after which the sweep reads
 	// sequentially: equal second keys have equal ranks, so a duplicate row
@@ -234,6 +244,68 @@ func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 			}
 			lowest = min(lowest, r)
 		}
+		i = j
+	}
+	return lex, keep
+}
+
+// front3Small is front3 for the few hundred rows a small pool leaves after
+// the pre-filter, where the set-up of the Fenwick tree (a second sort, the
+// ranks, five buffers) costs more than the sweep: one comparison sort into
+// lexicographic order, and the staircase of the last two keys as a sorted
+// slice, searched by bisection and edited in place, O(n log n + n·s) for a
+// staircase of s steps.
+func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
+	lex = make([]ndRec, m)
+	for j := range lex {
+		lex[j] = ndRec{keys[3*j], uint64(j)}
+	}
+	slices.SortFunc(lex, func(a, b ndRec) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		x, y := keys[3*a.aux+1:3*a.aux+3], keys[3*b.aux+1:3*b.aux+3]
+		if x[0] != y[0] {
+			return cmp.Compare(x[0], y[0])
+		}
+		return cmp.Compare(x[1], y[1])
+	})
+	keep = make([]bool, m)
+	// The steps (second key, third key) of the rows kept so far that no
+	// other kept row beats in both: second keys ascending, third keys
+	// descending. Every kept row is lexicographically earlier than the
+	// row asked about, so a step no worse in both keys dominates it.
+	type step struct{ y, z uint64 }
+	stairs := make([]step, 0, 16)
+	for i := 0; i < m; {
+		r := 3 * lex[i].aux
+		y, z := keys[r+1], keys[r+2]
+		j := i + 1
+		for j < m && lex[j].key == lex[i].key && keys[3*lex[j].aux+1] == y && keys[3*lex[j].aux+2] == z {
+			j++
+		}
+		// Of the steps with second key ≤ y, the last has the least third.
+		p, _ := slices.BinarySearchFunc(stairs, y, func(s step, y uint64) int {
+			if s.y <= y {
+				return -1
+			}
+			return 1
+		})
+		if p > 0 && stairs[p-1].z <= z {
+			i = j
+			continue
+		}
+		for _, s := range lex[i:j] {
+			keep[s.aux] = true
+		}
+		// The steps after p have greater second keys; those with third
+		// keys no better than z are beaten in both and go. (A step with
+		// second key y just before p stays: redundant, never wrong.)
+		q := p
+		for q < len(stairs) && stairs[q].z >= z {
+			q++
+		}
+		stairs = slices.Replace(stairs, p, q, step{y, z})
 		i = j
 	}
 	return lex, keep
