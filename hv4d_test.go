@@ -94,30 +94,38 @@ func TestHV4DMatchesWFG(t *testing.T) {
 		n := rapid.IntRange(1, 300).Draw(t, "n")
 		shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
-		pts := make([]float64, 4*n)
-		for i := 0; i < n; i++ {
-			row := pts[4*i : 4*i+4]
-			norm := 0.0
-			for c := range row {
-				switch shape {
-				case "uniform":
-					row[c] = 1 - rng.Float64()
-				case "sphere":
-					row[c] = math.Abs(rng.NormFloat64()) + 1e-9
-					norm += row[c] * row[c]
-				case "grid":
-					row[c] = float64(1 + rng.IntN(4))
-				}
-			}
-			if norm > 0 {
-				for c := range row {
-					row[c] /= math.Sqrt(norm)
-				}
-			}
-		}
+		pts := shapedExtents(rng, shape, n, 4)
 		want, got := wfg(pts, 4), hv4d(pts)
 		if math.Abs(got-want) > 1e-12*max(1, want) {
 			t.Fatalf("hv4d = %v, WFG %v", got, want)
 		}
 	})
+}
+
+// shapedExtents returns n rows of d positive extents: uniform in (0,1],
+// on the unit sphere (all mutually non-dominated), or on the grid 1..4,
+// where the staircases see long runs of ties.
+func shapedExtents(rng *rand.Rand, shape string, n, d int) []float64 {
+	pts := make([]float64, d*n)
+	for i := range n {
+		row := pts[d*i : d*(i+1)]
+		norm := 0.0
+		for c := range row {
+			switch shape {
+			case "uniform":
+				row[c] = 1 - rng.Float64()
+			case "sphere":
+				row[c] = math.Abs(rng.NormFloat64()) + 1e-9
+				norm += row[c] * row[c]
+			case "grid":
+				row[c] = float64(1 + rng.IntN(4))
+			}
+		}
+		if norm > 0 {
+			for c := range row {
+				row[c] /= math.Sqrt(norm)
+			}
+		}
+	}
+	return pts
 }

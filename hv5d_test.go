@@ -73,27 +73,7 @@ func TestHV5DMatchesWFG(t *testing.T) {
 		n := rapid.IntRange(1, 150).Draw(t, "n")
 		shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
 		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 5))
-		pts := make([]float64, 5*n)
-		for i := range n {
-			row := pts[5*i : 5*i+5]
-			norm := 0.0
-			for c := range row {
-				switch shape {
-				case "uniform":
-					row[c] = 1 - rng.Float64()
-				case "sphere":
-					row[c] = math.Abs(rng.NormFloat64()) + 1e-9
-					norm += row[c] * row[c]
-				case "grid":
-					row[c] = float64(1 + rng.IntN(4))
-				}
-			}
-			if norm > 0 {
-				for c := range row {
-					row[c] /= math.Sqrt(norm)
-				}
-			}
-		}
+		pts := shapedExtents(rng, shape, n, 5)
 		want, got := wfg(pts, 5), hv5d(pts)
 		if math.Abs(got-want) > 1e-12*max(1, want) {
 			t.Fatalf("hv5d = %v, WFG %v", got, want)
