@@ -161,6 +161,15 @@ func (k *kung) kill(id uint32) { k.pts[int(id&^kAsks)*k.dims] = 1 }
 func coveredIn(blk, x []int32) bool {
 	cw := len(x)
 	switch cw {
+	case 2:
+		x0, x1 := x[0], x[1]
+		for i := 0; i+2 <= len(blk); i += 2 {
+			y := blk[i : i+2 : i+2]
+			if (x0-y[0])|(x1-y[1]) >= 0 {
+				return true
+			}
+		}
+		return false
 	case 3:
 		x0, x1, x2 := x[0], x[1], x[2]
 		for i := 0; i+3 <= len(blk); i += 3 {
@@ -175,6 +184,15 @@ func coveredIn(blk, x []int32) bool {
 		for i := 0; i+4 <= len(blk); i += 4 {
 			y := blk[i : i+4 : i+4]
 			if (x0-y[0])|(x1-y[1])|(x2-y[2])|(x3-y[3]) >= 0 {
+				return true
+			}
+		}
+		return false
+	case 5:
+		x0, x1, x2, x3, x4 := x[0], x[1], x[2], x[3], x[4]
+		for i := 0; i+5 <= len(blk); i += 5 {
+			y := blk[i : i+5 : i+5]
+			if (x0-y[0])|(x1-y[1])|(x2-y[2])|(x3-y[3])|(x4-y[4]) >= 0 {
 				return true
 			}
 		}
@@ -311,14 +329,18 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		return true
 	}
 	if na*nb <= k.t.brutePairs {
+		// Both lists ascend in column lo, so the a rows no worse than a b
+		// row in it are a prefix of a that grows as b is walked: a b row
+		// is compared only with that prefix, and only after column lo.
 		blk := k.blkA[:0]
-		for _, r := range a {
-			if answers(r) {
-				blk = append(blk, k.cols(r.id, lo)...)
-			}
-		}
+		i := 0
 		for _, r := range b {
-			if asks(r) && coveredIn(blk, k.cols(r.id, lo)) {
+			for ; i < len(a) && a[i].key <= r.key; i++ {
+				if answers(a[i]) {
+					blk = append(blk, k.cols(a[i].id, lo+1)...)
+				}
+			}
+			if asks(r) && coveredIn(blk, k.cols(r.id, lo+1)) {
 				k.kill(r.id)
 			}
 		}
