@@ -91,7 +91,8 @@ type dcSorter struct {
 	scratch []int32  // partition and merge buffer
 	keyBuf  []uint64 // threshold's buffer
 
-	bruteKeys  []uint64 // bruteB's copy of L
+	bruteKeys  []uint64 // bruteB's copy of L: keys 1..k
+	bruteLead  []uint64 // and key 0
 	bruteRanks []int
 	stairs     []dcStep
 
@@ -170,28 +171,30 @@ func (s *dcSorter) helperA(S []int32, k int) {
 // of memory, so that the inner loop reads in sequence, with the common
 // widths unrolled.
 func (s *dcSorter) bruteB(L, H []int32, k int) {
-	w := k + 1
-	keys, ranks := s.bruteKeys[:0], s.bruteRanks[:0]
+	w := k // keys 1..k; key 0 only bounds the prefix, kept apart in lead
+	keys, ranks, lead := s.bruteKeys[:0], s.bruteRanks[:0], s.bruteLead[:0]
 	for _, l := range L {
-		keys = append(keys, s.row(l, k)...)
+		lk := s.row(l, k)
+		lead = append(lead, lk[0])
+		keys = append(keys, lk[1:]...)
 		ranks = append(ranks, s.rank[l])
 	}
-	s.bruteKeys, s.bruteRanks = keys, ranks
+	s.bruteKeys, s.bruteRanks, s.bruteLead = keys, ranks, lead
 	// A key of L above the key of h borrows in h − l; the borrows of all
 	// keys are or-ed rather than tested one by one, because on data where
 	// few pairs dominate every test is a coin toss the branch predictor
 	// loses, while the or-ed result is nearly always the same.
 	// L and H ascend, so key 0 does too: only the rows of L up to the
 	// last with key 0 no larger than h's can dominate h, and that prefix
-	// grows with h.
+	// grows with h, and key 0 needs no test within it.
 	n := 0
 	for _, h := range H {
 		hk := s.row(h, k)
-		for n < len(ranks) && keys[n*w] <= hk[0] {
+		for n < len(lead) && lead[n] <= hk[0] {
 			n++
 		}
 		best := s.rank[h]
-		switch pk, pr := keys[:n*w], ranks[:n]; w {
+		switch pk, pr, hk := keys[:n*w], ranks[:n], hk[1:]; w {
 		case 2:
 			best = bruteRow2(pk, pr, hk, best)
 		case 3:
