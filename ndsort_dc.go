@@ -195,6 +195,8 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 		}
 		best := s.rank[h]
 		switch pk, pr, hk := keys[:n*w], ranks[:n], hk[1:]; w {
+		case 1:
+			best = bruteRow1(pk, pr, hk[0], best)
 		case 2:
 			best = bruteRow2(pk, pr, hk, best)
 		case 3:
@@ -213,7 +215,7 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 // bruteRow gives the bound of a row with keys hk and bound best after the
 // rows with the given keys (packed, len(hk) each) and layers: one more than
 // the largest layer, at least best, of a row no larger in every key.
-// bruteRow2 to bruteRow5 are the same for two to five keys, each a small
+// bruteRow1 to bruteRow5 are the same for one to five keys, each a small
 // function so that its loop keeps everything in registers.
 func bruteRow(keys []uint64, ranks []int, hk []uint64, best int) int {
 	w := len(hk)
@@ -225,6 +227,16 @@ func bruteRow(keys []uint64, ranks []int, hk []uint64, best int) int {
 			borrow |= b
 		}
 		if borrow == 0 && r >= best {
+			best = r + 1
+		}
+	}
+	return best
+}
+
+func bruteRow1(keys []uint64, ranks []int, h0 uint64, best int) int {
+	keys = keys[:len(ranks)]
+	for j, r := range ranks {
+		if _, b0 := bits.Sub64(h0, keys[j], 0); b0 == 0 && r >= best {
 			best = r + 1
 		}
 	}
