@@ -94,7 +94,7 @@ type ndTuning struct {
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 8192, probe: 4096, probeShare: 4, small3: 256}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
