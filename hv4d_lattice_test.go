@@ -27,11 +27,7 @@ func TestHV4DOnALatticePlane(t *testing.T) {
 		for _, r := range rows {
 			pts = append(pts, r[:]...)
 		}
-		values := make([]float64, len(pts))
-		for i, e := range pts {
-			values[i] = -e
-		}
-		want := oracleHV(values, 4, make([]bool, 4), make([]float64, 4))
+		want := oracleOfExtents(pts, 4)
 		if got := hv4d(pts); got != want {
 			t.Fatalf("hv4d = %v, oracle %v", got, want)
 		}

@@ -51,11 +51,7 @@ func TestHV4DTiedDelimiters(t *testing.T) {
 		"left":  {1, 6, 5, 2, 1, 7, 3, 2, 2, 3, 2, 2, 3, 5, 1, 2, 4, 4, 4, 1},
 	} {
 		t.Run(name, func(t *testing.T) {
-			values := make([]float64, len(pts))
-			for i, e := range pts {
-				values[i] = -e
-			}
-			want := oracleHV(values, 4, make([]bool, 4), make([]float64, 4))
+			want := oracleOfExtents(pts, 4)
 			if got := hv4d(pts); got != want {
 				t.Errorf("hv4d = %v, oracle %v", got, want)
 			}
@@ -74,12 +70,7 @@ func TestHV4DMatchesGridOracle(t *testing.T) {
 		for i := range pts {
 			pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
 		}
-		// As minimized values against a reference of 0, each extent is −value.
-		values := make([]float64, len(pts))
-		for i, e := range pts {
-			values[i] = -e
-		}
-		want := oracleHV(values, 4, make([]bool, 4), make([]float64, 4))
+		want := oracleOfExtents(pts, 4)
 		if got := hv4d(pts); !approxEqual(got, want) {
 			t.Fatalf("hv4d = %v, oracle %v", got, want)
 		}

@@ -53,12 +53,7 @@ func TestHV5DMatchesGridOracle(t *testing.T) {
 		for i := range pts {
 			pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
 		}
-		// As minimized values against a reference of 0, each extent is −value.
-		values := make([]float64, len(pts))
-		for i, e := range pts {
-			values[i] = -e
-		}
-		want := oracleHV(values, 5, make([]bool, 5), make([]float64, 5))
+		want := oracleOfExtents(pts, 5)
 		if got := hv5d(pts); got != want {
 			t.Fatalf("hv5d = %v, oracle %v", got, want)
 		}

@@ -105,6 +105,17 @@ func oracleHV(values []float64, dims int, maximize []bool, ref []float64) float6
 	return v
 }
 
+// oracleOfExtents is oracleHV of rows given as positive extents, the
+// kernels' input: as values minimized against a reference of 0, each
+// extent is −value.
+func oracleOfExtents(pts []float64, dims int) float64 {
+	values := make([]float64, len(pts))
+	for i, e := range pts {
+		values[i] = -e
+	}
+	return oracleHV(values, dims, make([]bool, dims), make([]float64, dims))
+}
+
 // oracleContributions is HV(all) − HV(all but the row), by the grid oracle.
 func oracleContributions(values []float64, dims int, maximize []bool, ref []float64) []float64 {
 	total := oracleHV(values, dims, maximize, ref)
