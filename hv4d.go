@@ -169,20 +169,30 @@ func (s *hv4Sweep) above(x, y, z float64) int {
 // its place in L for measure and insert. L's order is decreasing
 // lexicographic (z, y, x), and a member equal to p comes before it, so that
 // it covers p.
-func (s *hv4Sweep) locate(p int32) bool {
+func (s *hv4Sweep) locate(p int32) bool { return s.find(p, true) }
+
+// place is locate for a node that is inserted without being measured: it
+// finds the same neighbours and place in L, or reports p covered, but
+// relinks nothing, as only measure walks the links it sets.
+func (s *hv4Sweep) place(p int32) bool { return s.find(p, false) }
+
+// find is locate, which also relinks (link), and place.
+//
+// Relinking rebuilds the part of the staircase of the rows above p that
+// p's rectangle sees, and finds p's neighbours on it: the left one, cl, is
+// the row with the largest x among those higher than p, the right one, cr,
+// the row with the largest y among those to the right of p. Only rows
+// inside the rectangle and rows that become cl or cr are linked in: a
+// row's neighbours, when it is linked, are of that kind too (a neighbour
+// higher than p with a larger x than cl would cover the row), and the rows
+// passed over lie left of cl or right of cr, where no walk goes, for good.
+func (s *hv4Sweep) find(p int32, link bool) bool {
 	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py, pz := P.x, P.y, P.z
-	// Rebuild the part of the staircase of the rows above p that p's
-	// rectangle sees, and find p's neighbours on it: the left one, cl, is
-	// the row with the largest x among those higher than p, the right one,
-	// cr, the row with the largest y among those to the right of p. Only
-	// rows inside the rectangle and rows that become cl or cr are linked
-	// in: a row's neighbours, when it is linked, are of that kind too (a
-	// neighbour higher than p with a larger x than cl would cover the row),
-	// and the rows passed over lie left of cl or right of cr, where no walk
-	// goes, for good.
-	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	if link {
+		nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	}
 	cl, cr := int32(hvLeft), int32(hvRight)
 	clx, cry := 0.0, 0.0
 	end := s.above(px, py, pz)
@@ -203,39 +213,11 @@ func (s *hv4Sweep) locate(p int32) bool {
 			}
 			cr, cry = e.id, y
 		}
-		q := e.id
-		Q := &nd[q]
-		Q.cl, Q.cr = Q.left, Q.right
-		nd[Q.left].cr, nd[Q.right].cl = q, q
-	}
-	P.left, P.right, s.pos = cl, cr, end
-	return false
-}
-
-// place is locate for a node that is inserted without being measured: it
-// finds the same neighbours and place in L, or reports p covered, but
-// relinks nothing, as only measure walks the links it sets.
-func (s *hv4Sweep) place(p int32) bool {
-	l := s.l
-	P := &s.nd[p]
-	px, py, pz := P.x, P.y, P.z
-	cl, cr := int32(hvLeft), int32(hvRight)
-	clx, cry := 0.0, 0.0
-	end := s.above(px, py, pz)
-	for k := range l[:end] {
-		e := &l[k]
-		x, y := e.x, e.y
-		switch {
-		case x >= px && y >= py:
-			return true
-		case y > py:
-			if x >= clx {
-				cl, clx = e.id, x
-			}
-		case x > px:
-			if y >= cry {
-				cr, cry = e.id, y
-			}
+		if link {
+			q := e.id
+			Q := &nd[q]
+			Q.cl, Q.cr = Q.left, Q.right
+			nd[Q.left].cr, nd[Q.right].cl = q, q
 		}
 	}
 	P.left, P.right, s.pos = cl, cr, end
