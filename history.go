@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -489,7 +490,7 @@ func (t *kdTree) build(start, end, parent int) int {
 // selectNth reorders a so that a[k] holds the element of rank k by key,
 // smaller or equal keys before it and greater or equal after (Hoare's
 // quickselect with a median-of-three pivot, expected O(len(a))).
-func selectNth(a []int, k int, key func(int) float64) {
+func selectNth[E any, K cmp.Ordered](a []E, k int, key func(E) K) {
 	lo, hi := 0, len(a)-1
 	for lo < hi {
 		mid := lo + (hi-lo)/2

@@ -466,37 +466,10 @@ func (s *dcSorter) bestCut(A, B []int32, k int, top, t uint64) dcCut {
 // tests can make the sample small.
 var dcSample = 63
 
-// selectKey returns the value of rank r in vals (0-based), reordering vals:
-// Hoare's quickselect with a median-of-three pivot.
+// selectKey returns the value of rank r in vals (0-based), reordering vals
+// (see selectNth).
 func selectKey(vals []uint64, r int) uint64 {
-	lo, hi := 0, len(vals)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		a, b, c := vals[lo], vals[mid], vals[hi]
-		p := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for vals[i] < p {
-				i++
-			}
-			for vals[j] > p {
-				j--
-			}
-			if i <= j {
-				vals[i], vals[j] = vals[j], vals[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case r <= j:
-			hi = j
-		case r >= i:
-			lo = i
-		default:
-			return vals[r]
-		}
-	}
+	selectNth(vals, r, func(v uint64) uint64 { return v })
 	return vals[r]
 }
 
