@@ -71,6 +71,15 @@ var tiedValue = rapid.SampledFrom([]float64{
 	math.Inf(-1), -2, -1, math.Copysign(0, -1), 0, 1, 2, math.Inf(1), math.NaN(),
 })
 
+// spreadValue draws mostly distinct values in [-100, 100], with a quarter of
+// tiedValue's, specials included.
+var spreadValue = rapid.OneOf(
+	rapid.Float64Range(-100, 100),
+	rapid.Float64Range(-100, 100),
+	rapid.Float64Range(-100, 100),
+	tiedValue,
+)
+
 // drawMatrix draws a shape, directions and an n×dims matrix whose values
 // come from value.
 func drawMatrix(t *rapid.T, value *rapid.Generator[float64], maxDims, maxRows int) ([]float64, int, []bool) {
@@ -87,12 +96,7 @@ func TestNonDominatedSortMatchesPeeling(t *testing.T) {
 		value *rapid.Generator[float64]
 	}{
 		{"values from a small set with specials", tiedValue},
-		{"spread values with some specials", rapid.OneOf(
-			rapid.Float64Range(-100, 100),
-			rapid.Float64Range(-100, 100),
-			rapid.Float64Range(-100, 100),
-			tiedValue,
-		)},
+		{"spread values with some specials", spreadValue},
 	}
 	for _, tt := range values {
 		value := tt.value
