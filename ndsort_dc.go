@@ -476,19 +476,27 @@ func selectKey(vals []uint64, r int) uint64 {
 // split reorders S stably into its low rows then its high rows by c and
 // returns the number of low rows.
 func (s *dcSorter) split(S []int32, c dcCut, k int) int {
-	low := 0
-	high := s.scratch[:0]
-	for _, i := range S {
+	return s.partition(S, func(i int32) bool {
 		v := s.key(i, k)
-		if v < c.t || (v == c.t && c.atLow) {
-			S[low] = i
-			low++
+		return v < c.t || (v == c.t && c.atLow)
+	})
+}
+
+// partition reorders S stably into the rows for which first holds then the
+// others, and returns the number of the former.
+func (s *dcSorter) partition(S []int32, first func(int32) bool) int {
+	n := 0
+	rest := s.scratch[:0]
+	for _, i := range S {
+		if first(i) {
+			S[n] = i
+			n++
 		} else {
-			high = append(high, i)
+			rest = append(rest, i)
 		}
 	}
-	copy(S[low:], high)
-	return low
+	copy(S[n:], rest)
+	return n
 }
 
 // idle counts the rows of L below bottom and the rows of H above top.
@@ -510,18 +518,7 @@ func (s *dcSorter) idle(L, H []int32, bottom, top int) int {
 // keepRanks reorders S stably into the rows whose layer is in [lo, hi] then
 // the others, and returns the number of the former.
 func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
-	keep := 0
-	rest := s.scratch[:0]
-	for _, i := range S {
-		if r := s.rank[i]; r >= lo && r <= hi {
-			S[keep] = i
-			keep++
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	copy(S[keep:], rest)
-	return keep
+	return s.partition(S, func(i int32) bool { r := s.rank[i]; return r >= lo && r <= hi })
 }
 
 // dcFilter sets when helperB sets rows aside by layer: when at least one
