@@ -122,18 +122,11 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	rest := s.rows[:0]
 	for _, j := range byW[:pos] {
 		q := pts[5*j : 5*j+3]
-		gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
-		c := -1
-		switch {
-		case gx && gy && gz:
+		c := shortColumn(q, px, py, pz)
+		switch c {
+		case 3:
 			return 0, true
-		case gy && gz:
-			c = 0
-		case gx && gz:
-			c = 1
-		case gx && gy:
-			c = 2
-		default:
+		case -1:
 			rest = append(rest, j)
 			continue
 		}
@@ -189,17 +182,9 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		q := pts[5*j : 5*j+4]
 		vol += c * (w - q[3])
 		w = q[3]
-		gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
-		k := -1
-		switch {
-		case gx && gy && gz:
+		k := shortColumn(q, px, py, pz)
+		if k == 3 {
 			return max(vol, 0), false // nothing of the box is left below
-		case gy && gz:
-			k = 0
-		case gx && gz:
-			k = 1
-		case gx && gy:
-			k = 2
 		}
 		if q[0] <= top[0] || q[1] <= top[1] || q[2] <= top[2] {
 			continue
@@ -213,4 +198,22 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		}
 	}
 	return max(vol+c*w, 0), false
+}
+
+// shortColumn tells how a row q compares with a box corner (px, py, pz) in its
+// first three columns: 3 when q is no worse in all three, c when it is no
+// worse in the two other than c and worse in c, and -1 otherwise.
+func shortColumn(q []float64, px, py, pz float64) int {
+	gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
+	switch {
+	case gx && gy && gz:
+		return 3
+	case gy && gz:
+		return 0
+	case gx && gz:
+		return 1
+	case gx && gy:
+		return 2
+	}
+	return -1
 }
