@@ -233,14 +233,7 @@ func (s *hv4Sweep) measure(p int32) float64 {
 	cl, cr, k := P.left, P.right, s.pos
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
-	area, from := 0.0, nd[cl].x
-	t := nd[cl].cr
-	for nd[t].x <= px {
-		area += (nd[t].x - from) * (py - nd[t].y)
-		from = nd[t].x
-		t = nd[t].cr
-	}
-	area += (px - from) * (py - nd[t].y)
+	area, _ := s.openArea(cl, px, py)
 
 	// Sweep down: each lower row cuts into the area, and only rows that cut
 	// it are linked in; cl and cr stay the steps just outside the rectangle.
@@ -258,14 +251,7 @@ func (s *hv4Sweep) measure(p int32) float64 {
 			// exclusive area among the steps, which lie between its
 			// neighbours.
 			Q := &nd[q]
-			lost, from := 0.0, nd[Q.left].x
-			t := nd[Q.left].cr
-			for nd[t].x <= x {
-				lost += (nd[t].x - from) * (y - nd[t].y)
-				from = nd[t].x
-				t = nd[t].cr
-			}
-			lost += (x - from) * (y - nd[t].y)
+			lost, _ := s.openArea(Q.left, x, y)
 			area -= lost
 			Q.cl, Q.cr = Q.left, Q.right
 			nd[Q.left].cr, nd[Q.right].cl = q, q
@@ -292,14 +278,7 @@ func (s *hv4Sweep) measure(p int32) float64 {
 			if x < nd[cl].x {
 				continue
 			}
-			lost, from := 0.0, nd[cl].x
-			t := nd[cl].cr
-			for nd[t].x <= x {
-				lost += (nd[t].x - from) * (py - nd[t].y)
-				from = nd[t].x
-				t = nd[t].cr
-			}
-			lost += (x - from) * (py - nd[t].y)
+			lost, t := s.openArea(cl, x, py)
 			area -= lost
 			nd[q].cl, nd[q].cr = cl, t
 			nd[cl].cr, nd[t].cl = q, q
@@ -307,6 +286,21 @@ func (s *hv4Sweep) measure(p int32) float64 {
 		}
 	}
 	return max(vol+area*zPrev, 0)
+}
+
+// openArea returns the area under height h and above the current
+// staircase (the cr links) from node from's x to x, and the first step
+// right of x.
+func (s *hv4Sweep) openArea(from int32, x, h float64) (float64, int32) {
+	nd := s.nd
+	area, left := 0.0, nd[from].x
+	t := nd[from].cr
+	for nd[t].x <= x {
+		area += (nd[t].x - left) * (h - nd[t].y)
+		left = nd[t].x
+		t = nd[t].cr
+	}
+	return area + (x-left)*(h-nd[t].y), t
 }
 
 // insert puts p, located and not covered, into L, drops
