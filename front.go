@@ -60,7 +60,8 @@ func checkShape(values []float64, dims int) (int, error) {
 //
 //   - 1 column: one pass for the best key (minKeyRows).
 //   - 2 columns: sort by the first key and sweep, keeping the best second
-//     key seen so far (front2).
+//     key seen so far (front2); up to a couple of thousand rows, buckets
+//     over the first column's range stand for the sort (front2Small).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
 //     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
 //     sorted slice when at most a few hundred rows remain (front3Small).
@@ -92,9 +93,11 @@ type ndTuning struct {
 	probe        int // rows the pre-filter sees before judging whether it pays
 	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
+	bucketMax    int // two columns: at most this many rows go by buckets, with no sort (front2Small)
+	crowd        int // the most rows a bucket of front2Small compares pairwise
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucketMax: 2048, crowd: 16}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
@@ -120,6 +123,11 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	case 1:
 		return minKeyRows(values, flip[0])
 	case 2:
+		if n <= min(t.bucketMax, 1<<14) {
+			if rows := front2Small(values, n, flip, t.crowd); rows != nil {
+				return rows
+			}
+		}
 		return ascendingRows(front2(values, n, flip, t), n)
 	}
 	_, keep, rows := frontMarks(values, n, dims, flip, t)
@@ -205,7 +213,16 @@ func ascendingRows(front []ndRec, n int) []int {
 	for _, rec := range front {
 		set[rec.aux>>6] |= 1 << (rec.aux & 63)
 	}
-	rows := make([]int, 0, len(front))
+	return setRows(set)
+}
+
+// setRows lists the rows marked in the bitmap set in ascending order.
+func setRows(set []uint64) []int {
+	count := 0
+	for _, b := range set {
+		count += bits.OnesCount64(b)
+	}
+	rows := make([]int, 0, count)
 	for w, b := range set {
 		for b != 0 {
 			rows = append(rows, w<<6|bits.TrailingZeros64(b))

@@ -80,9 +80,10 @@ func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int,
 }
 
 // ndTunings force every path of the engine on inputs small enough for the
-// oracle: pre-filter on and off, radix and comparison sorts, the Fenwick and
-// the sorted-slice sweeps of three columns, and divide and conquer
-// recursing down to single rows.
+// oracle: pre-filter on and off, radix and comparison sorts, the two-column
+// buckets compared pairwise or swept, the Fenwick and the sorted-slice
+// sweeps of three columns, and divide and conquer recursing down to single
+// rows.
 var ndTunings = map[string]ndTuning{
 	"defaults":       ndDefaults,
 	"everything":     {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
@@ -91,6 +92,8 @@ var ndTunings = map[string]ndTuning{
 	"radix-no-filt":  {prefilterMin: math.MaxInt, radixMin: 2, leaf: 5, brutePairs: 9},
 	"filter-quits":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, small3: math.MaxInt},
 	"quits-by-share": {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: math.MaxInt, probeShare: 3},
+	"buckets-paired": {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucketMax: math.MaxInt, crowd: math.MaxInt},
+	"buckets-swept":  {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucketMax: math.MaxInt, crowd: 1},
 }
 
 func TestNonDominatedTable(t *testing.T) {
@@ -114,6 +117,9 @@ func TestNonDominatedTable(t *testing.T) {
 		{"NaN loses in a maximized column too", []float64{nan, 5, -inf, 5}, []bool{true, false}, []int{1}},
 		{"NaN rows tie with each other", []float64{nan, nan, nan, nan}, []bool{false, true}, []int{0, 1}},
 		{"-0 equals 0", []float64{negZero, 1, 0, 1}, []bool{false, false}, []int{0, 1}},
+		// 10 and 10.001 share the last of six buckets over [0, 10.001].
+		{"a close first value and an equal second lose", []float64{0, 9, 10, 5, 10.001, 5}, []bool{false, false}, []int{0, 1}},
+		{"the same, maximized", []float64{0, -9, -10, -5, -10.001, -5}, []bool{true, true}, []int{0, 1}},
 		{"infinities order as numbers", []float64{-inf, inf, 0, 0, inf, -inf}, []bool{false, false}, []int{0, 1, 2}},
 		{"three columns with a duplicate front row", []float64{
 			1, 2, 3,
@@ -317,4 +323,31 @@ func TestNonDominatedAllocations(t *testing.T) {
 			t.Errorf("d=%d: %v allocations per call, want a constant few", d, allocs)
 		}
 	}
+}
+
+// TestFront2SmallMatchesOracle draws two-column pools whose first values
+// crowd into a few clusters a few ulps or a few thousandths wide, with
+// repeated second values (infinite ones among them), so that buckets of
+// front2Small hold many rows that tie in one column; each pool is run with buckets compared pairwise,
+// swept, and in between.
+func TestFront2SmallMatchesOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(t, "n")
+		centers := rapid.SliceOfN(rapid.Float64Range(-5, 5), 1, 4).Draw(t, "centers")
+		step := rapid.SampledFrom([]float64{0, 1e-15, 1e-3}).Draw(t, "step")
+		seconds := rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(-5, 5), rapid.SampledFrom([]float64{math.Inf(1), math.Inf(-1)})), 1, 5).Draw(t, "seconds")
+		values := make([]float64, 2*n)
+		for r := range n {
+			c := rapid.SampledFrom(centers).Draw(t, "center")
+			values[2*r] = c + float64(rapid.IntRange(0, 3).Draw(t, "offset"))*step
+			values[2*r+1] = rapid.SampledFrom(seconds).Draw(t, "second")
+		}
+		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
+		crowd := rapid.SampledFrom([]int{1, 2, 3, 16, math.MaxInt}).Draw(t, "crowd")
+		want := oracleFront(values, 2, maximize)
+		got := front2Small(values, n, keyFlips(maximize), crowd)
+		if !slices.Equal(got, want) {
+			t.Fatalf("front2Small = %v, oracle %v", got, want)
+		}
+	})
 }

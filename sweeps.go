@@ -109,51 +109,237 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		buf = make([]ndRec, m)
 	}
 	sorted, _ := sortRecs(recs, buf, t)
-	exact := func(aux uint64) uint64 { return fastKey(values[2*(aux&rowMask)+1], f1) }
-	// less reports whether the second key of payload a is below that of b.
-	less := func(a, b uint64) bool {
-		if a>>rowBits != b>>rowBits {
-			return a>>rowBits < b>>rowBits
-		}
-		return exact(a) < exact(b)
+	sw := front2Sweep{values: values, f1: f1, rowBits: rowBits}
+	return sorted[:sw.keep(sorted)]
+}
+
+// front2Sweep is the state of the two-column sweep, which may take the sorted
+// records in pieces: the payload of a row with the best second key so far.
+type front2Sweep struct {
+	values  []float64
+	f1      uint64
+	rowBits uint // a payload is the row below these bits, a key prefix above
+	best    uint64
+	seen    bool
+}
+
+// less reports whether the second key of payload a is below that of b: by
+// the packed prefixes, and by the keys in values when those tie.
+func (s *front2Sweep) less(a, b uint64) bool {
+	if a>>s.rowBits != b>>s.rowBits {
+		return a>>s.rowBits < b>>s.rowBits
 	}
-	var best uint64 // the payload of a row with the best second key so far
-	seen := false
-	// The front overwrites the records already read: count never passes i.
+	mask := uint64(1)<<s.rowBits - 1
+	return fastKey(s.values[2*(a&mask)+1], s.f1) < fastKey(s.values[2*(b&mask)+1], s.f1)
+}
+
+// keep sweeps sorted, whose keys ascend from those of every record swept
+// before, and moves the records on the front to its start, as records of
+// the first key and the row, in order. It returns how many there are. The
+// front overwrites the records already read: the count never passes the
+// record read.
+func (s *front2Sweep) keep(sorted []ndRec) int {
+	rowMask := uint64(1)<<s.rowBits - 1
 	count := 0
-	keep := func(k0, aux uint64) {
-		sorted[count] = ndRec{k0, aux & rowMask}
-		count++
-	}
-	for i := 0; i < m; {
+	for i := 0; i < len(sorted); {
 		k0 := sorted[i].key
 		j := keyRunEnd(sorted, i)
 		if j == i+1 { // the common case: no tie in the first key
-			if a := sorted[i].aux; !seen || less(a, best) {
-				keep(k0, a)
-				best, seen = a, true
+			if a := sorted[i].aux; !s.seen || s.less(a, s.best) {
+				sorted[count] = ndRec{k0, a & rowMask}
+				count++
+				s.best, s.seen = a, true
 			}
 			i = j
 			continue
 		}
 		run := sorted[i:j]
 		runMin := run[0].aux
-		for _, s := range run[1:] {
-			if less(s.aux, runMin) {
-				runMin = s.aux
+		for _, r := range run[1:] {
+			if s.less(r.aux, runMin) {
+				runMin = r.aux
 			}
 		}
-		if !seen || less(runMin, best) {
-			for _, s := range run {
-				if !less(runMin, s.aux) {
-					keep(k0, s.aux)
+		if !s.seen || s.less(runMin, s.best) {
+			for _, r := range run {
+				if !s.less(runMin, r.aux) {
+					sorted[count] = ndRec{k0, r.aux & rowMask}
+					count++
 				}
 			}
-			best, seen = runMin, true
+			s.best, s.seen = runMin, true
 		}
 		i = j
 	}
-	return sorted[:count]
+	return count
+}
+
+// front2Small is the two-column front of a pool of at most a few thousand
+// rows, in ascending row order, or nil when it does not apply; it needs no
+// sort of the pool. It works on the values themselves, negated in a
+// maximized column, and so gives up (nil) on a NaN, an infinity or a range
+// that overflows, for the sorting path front2.
+//
+// The range of the first column is cut into 2n equal buckets. A row is
+// dominated by a row of an earlier bucket iff the least second value of the
+// earlier buckets is no greater than its own, and otherwise only a row of
+// its own bucket can dominate it. A row's bucket is (value − least value)
+// scaled to the bucket count and truncated; every step of that is monotone,
+// so an earlier bucket holds only smaller first values and equal values
+// share a bucket.
+//
+// On values that spread over their range a bucket holds a row or two, which
+// are compared with each other, and the cost is four passes over the rows.
+// A bucket of more than crowd rows is sorted and swept instead, so the worst
+// case is O(n log n). n must be below 1<<15, so that rows and buckets fit
+// in 16 bits.
+func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
+	s0, s1 := 1.0, 1.0
+	if flip[0] != 0 {
+		s0 = -1
+	}
+	if flip[1] != 0 {
+		s1 = -1
+	}
+	values = values[:2*n]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 1; i < len(values); i += 2 {
+		v0, v1 := s0*values[i-1], values[i]
+		if v0 != v0 || v1 != v1 {
+			return nil
+		}
+		if v0 < lo {
+			lo = v0
+		}
+		if v0 > hi {
+			hi = v0
+		}
+	}
+	span := hi - lo
+	if !(span <= math.MaxFloat64) { // an infinity, or a range that overflows
+		return nil
+	}
+	buckets := 2 * n
+	scale := float64(buckets) / span // +Inf when every value is equal: all go last
+	last := float64(buckets - 1)
+	// Per bucket: its list of rows (1 + row, 0 ending a list) and the row
+	// with its least second value (1 + row, 0 for none); per row: its
+	// bucket, or settled once its bucket was swept, and the next row of its
+	// list.
+	links := make([]uint16, 2*buckets+2*n)
+	head, least, of, next := links[:buckets], links[buckets:2*buckets], links[2*buckets:2*buckets+n], links[2*buckets+n:2*buckets+2*n]
+	for r := range next {
+		row := values[2*r : 2*r+2 : 2*r+2]
+		b := buckets - 1
+		if x := (s0*row[0] - lo) * scale; x < last {
+			b = int(x)
+		}
+		of[r], next[r], head[b] = uint16(b), head[b], uint16(r+1)
+		if l := least[b]; l == 0 || s1*row[1] < s1*values[2*l-1] {
+			least[b] = uint16(r + 1)
+		}
+	}
+	// least becomes, for each bucket, the row with the least second value
+	// in the buckets before it; crowded buckets are swept on the way.
+	var kept []uint64 // by row, the front of the swept buckets
+	var prefix uint16
+	var best float64 // the second value of prefix, when there is one
+	for b, l := range least {
+		least[b] = prefix
+		if l == 0 {
+			continue
+		}
+		if h := head[b]; next[h-1] != 0 {
+			size := 0
+			for m := h; m != 0 && size <= crowd; m = next[m-1] {
+				size++
+			}
+			if size > crowd {
+				if kept == nil {
+					kept = make([]uint64, (n+63)/64)
+				}
+				sweepBucket(values, s0, s1, h, next, of, prefix != 0, best, kept)
+			}
+		}
+		if v := s1 * values[2*l-1]; prefix == 0 || v < best {
+			prefix, best = l, v
+		}
+	}
+	var front []int
+	for r := range next {
+		b := of[r]
+		switch {
+		case b == settled:
+			if kept[r>>6]&(1<<(r&63)) == 0 {
+				continue
+			}
+		case least[b] != 0 && s1*values[2*int(least[b])-1] <= s1*values[2*r+1]:
+			continue
+		case head[b] != uint16(r+1) || next[r] != 0:
+			// Only the rows of its own bucket, at most crowd, remain to
+			// dominate this one.
+			row := values[2*r : 2*r+2 : 2*r+2]
+			v0, v1 := s0*row[0], s1*row[1]
+			m := head[b]
+			for ; m != 0; m = next[m-1] {
+				m0, m1 := s0*values[2*m-2], s1*values[2*m-1]
+				if m0 <= v0 && m1 <= v1 && (m0 < v0 || m1 < v1) {
+					break
+				}
+			}
+			if m != 0 {
+				continue
+			}
+		}
+		if front == nil {
+			front = make([]int, 0, n-r)
+		}
+		front = append(front, r)
+	}
+	return front
+}
+
+// settled marks, in front2Small, a row whose bucket was swept.
+const settled = math.MaxUint16
+
+// sweepBucket sweeps the bucket of front2Small whose list starts at h, in
+// the order of its (signed) values, given whether the buckets before it
+// hold a row (seen) and their least second value (best). It marks the
+// bucket's rows settled in of and its front in kept.
+func sweepBucket(values []float64, s0, s1 float64, h uint16, next, of []uint16, seen bool, best float64, kept []uint64) {
+	type rec struct {
+		v0, v1 float64
+		row    int
+	}
+	var recs []rec
+	for m := h; m != 0; m = next[m-1] {
+		r := int(m - 1)
+		recs = append(recs, rec{s0 * values[2*r], s1 * values[2*r+1], r})
+		of[r] = settled
+	}
+	slices.SortFunc(recs, func(a, b rec) int {
+		if c := cmp.Compare(a.v0, b.v0); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.v1, b.v1)
+	})
+	// In each run of equal first values, the rows holding the run's least
+	// second value (the first) survive iff it beats everything before.
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && recs[j].v0 == recs[i].v0 {
+			j++
+		}
+		if least := recs[i].v1; !seen || least < best {
+			for _, x := range recs[i:j] {
+				if x.v1 == least {
+					kept[x.row>>6] |= 1 << (x.row & 63)
+				}
+			}
+			seen, best = true, least
+		}
+		i = j
+	}
 }
 
 // lexSort sorts the key rows lexicographically: a radix sort on the first
