@@ -64,7 +64,9 @@ func checkShape(values []float64, dims int) (int, error) {
 //     over the first column's range stand for the sort (front2Small).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
 //     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
-//     sorted slice when at most a few hundred rows remain (front3Small).
+//     sorted slice when at most a few hundred rows remain (front3Small); up
+//     to a couple of thousand rows, the same buckets order the sweep
+//     (front3Buckets).
 //   - 4 or more: Kung's divide and conquer on the lexicographic order, in
 //     rank space, with a Fenwick sweep for the last three columns and all
 //     pairs compared in subproblems of about a hundred rows (frontKung).
@@ -93,7 +95,7 @@ type ndTuning struct {
 	probe        int // rows the pre-filter sees before judging whether it pays
 	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
-	bucketMax    int // two columns: at most this many rows go by buckets, with no sort (front2Small)
+	bucketMax    int // two and three columns: at most this many rows go by buckets, with no sort of the pool
 	crowd        int // the most rows a bucket of front2Small compares pairwise
 }
 
@@ -129,6 +131,11 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 			}
 		}
 		return ascendingRows(front2(values, n, flip, t), n)
+	}
+	if dims == 3 && n <= min(t.bucketMax, 1<<14) {
+		if rows := front3Buckets(values, n, flip); rows != nil {
+			return rows
+		}
 	}
 	_, keep, rows := frontMarks(values, n, dims, flip, t)
 	if rows == nil {

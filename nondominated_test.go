@@ -325,29 +325,62 @@ func TestNonDominatedAllocations(t *testing.T) {
 	}
 }
 
-// TestFront2SmallMatchesOracle draws two-column pools whose first values
-// crowd into a few clusters a few ulps or a few thousandths wide, with
-// repeated second values (infinite ones among them), so that buckets of
-// front2Small hold many rows that tie in one column; each pool is run with buckets compared pairwise,
-// swept, and in between.
-func TestFront2SmallMatchesOracle(t *testing.T) {
+// TestBucketFrontsMatchOracle draws two- and three-column pools whose first
+// values crowd into a few clusters a few ulps or a few thousandths wide,
+// with repeated later values (infinite and NaN ones among them), so that buckets
+// of front2Small and front3Buckets hold many rows that tie in some column;
+// front2Small runs with buckets compared pairwise, swept, and in between.
+func TestBucketFrontsMatchOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(2, 3).Draw(t, "dims")
 		n := rapid.IntRange(1, 60).Draw(t, "n")
+		odd := rapid.SampledFrom([]float64{math.Inf(1), math.Inf(-1), math.NaN()})
 		centers := rapid.SliceOfN(rapid.Float64Range(-5, 5), 1, 4).Draw(t, "centers")
+		if rapid.IntRange(0, 9).Draw(t, "odd center") == 0 {
+			centers = append(centers, odd.Draw(t, "center"))
+		}
 		step := rapid.SampledFrom([]float64{0, 1e-15, 1e-3}).Draw(t, "step")
-		seconds := rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(-5, 5), rapid.SampledFrom([]float64{math.Inf(1), math.Inf(-1)})), 1, 5).Draw(t, "seconds")
-		values := make([]float64, 2*n)
+		later := rapid.SliceOfN(rapid.OneOf(rapid.Float64Range(-5, 5), odd), 1, 5)
+		pools := [][]float64{nil, later.Draw(t, "seconds"), later.Draw(t, "thirds")}
+		values := make([]float64, dims*n)
 		for r := range n {
 			c := rapid.SampledFrom(centers).Draw(t, "center")
-			values[2*r] = c + float64(rapid.IntRange(0, 3).Draw(t, "offset"))*step
-			values[2*r+1] = rapid.SampledFrom(seconds).Draw(t, "second")
+			values[dims*r] = c + float64(rapid.IntRange(0, 3).Draw(t, "offset"))*step
+			for c := 1; c < dims; c++ {
+				values[dims*r+c] = rapid.SampledFrom(pools[c]).Draw(t, "later")
+			}
 		}
-		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
-		crowd := rapid.SampledFrom([]int{1, 2, 3, 16, math.MaxInt}).Draw(t, "crowd")
-		want := oracleFront(values, 2, maximize)
-		got := front2Small(values, n, keyFlips(maximize), crowd)
-		if !slices.Equal(got, want) {
-			t.Fatalf("front2Small = %v, oracle %v", got, want)
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		want := oracleFront(values, dims, maximize)
+		var got []int
+		if dims == 2 {
+			crowd := rapid.SampledFrom([]int{1, 2, 3, 16, math.MaxInt}).Draw(t, "crowd")
+			got = front2Small(values, n, keyFlips(maximize), crowd)
+		} else {
+			got = front3Buckets(values, n, keyFlips(maximize))
+		}
+		// Both hand NaN and an infinite first value to the sorting paths,
+		// and front3Buckets also a row whose sum is NaN.
+		giveUp := slices.ContainsFunc(values, math.IsNaN) || dims == 3 && infinitiesMeet(values, dims)
+		for r := 0; r < len(values); r += dims {
+			giveUp = giveUp || math.IsInf(values[r], 0)
+		}
+		if (got == nil) != giveUp {
+			t.Fatalf("bucket front = %v, want nil: %v", got, giveUp)
+		}
+		if !giveUp && !slices.Equal(got, want) {
+			t.Fatalf("bucket front = %v, oracle %v", got, want)
 		}
 	})
+}
+
+// infinitiesMeet reports whether some row holds both +Inf and -Inf.
+func infinitiesMeet(values []float64, dims int) bool {
+	for r := 0; r < len(values); r += dims {
+		row := values[r : r+dims]
+		if slices.Contains(row, math.Inf(1)) && slices.Contains(row, math.Inf(-1)) {
+			return true
+		}
+	}
+	return false
 }

@@ -496,3 +496,176 @@ func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
 	}
 	return lex, keep
 }
+
+// front3Buckets is the three-column front of a pool of at most a few
+// thousand rows, in ascending row order, or nil when it does not apply: the
+// sweep of front3Small, in an order that buckets give without a sort of
+// the pool. Like front2Small it works on the values, negated in maximized
+// columns, gives up (nil) on a NaN, an infinity in the first column or a
+// range that overflows, and cuts the first column's range into 2n equal
+// buckets, so that an earlier bucket holds only smaller first values.
+//
+// The buckets are read in order and the rows of each are sorted
+// lexicographically on the way (insertion sort; slices.SortFunc when more
+// than a few), which puts the whole pool in lexicographic order. Each row
+// is tested first against the last row found to dominate another: on data
+// with a small front a few rows dominate most of the pool, and the test
+// spares the bisection of the staircase.
+func front3Buckets(values []float64, n int, flip []uint64) []int {
+	var sign [3]float64
+	for c := range sign {
+		sign[c] = 1
+		if flip[c] != 0 {
+			sign[c] = -1
+		}
+	}
+	values = values[:3*n]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 2; i < len(values); i += 3 {
+		v0 := sign[0] * values[i-2]
+		// NaN anywhere makes the sum NaN (as does +Inf beside -Inf, which
+		// then goes to front3 too).
+		if sum := v0 + values[i-1] + values[i]; sum != sum {
+			return nil
+		}
+		if v0 < lo {
+			lo = v0
+		}
+		if v0 > hi {
+			hi = v0
+		}
+	}
+	span := hi - lo
+	if !(span <= math.MaxFloat64) { // an infinity, or a range that overflows
+		return nil
+	}
+	buckets := 2 * n
+	scale := float64(buckets) / span // +Inf when every value is equal: all go last
+	last := float64(buckets - 1)
+	links := make([]uint16, buckets+n) // 1 + row; 0 ends a list
+	head, next := links[:buckets], links[buckets:]
+	for r := range next {
+		b := buckets - 1
+		if x := (sign[0]*values[3*r] - lo) * scale; x < last {
+			b = int(x)
+		}
+		next[r], head[b] = head[b], uint16(r+1)
+	}
+	kept := make([]uint64, (n+63)/64)
+	st := stairs3{steps: make([]step3, 0, 32)}
+	var small [16]row3
+	for _, h := range head {
+		if h == 0 {
+			continue
+		}
+		if next[h-1] == 0 { // the common case: a bucket of one row
+			r := int(h - 1)
+			y, z := sign[1]*values[3*r+1], sign[2]*values[3*r+2]
+			if st.haveCached && st.cached.y <= y && st.cached.z <= z {
+				continue // covers, inlined for the common case
+			}
+			if !st.covers(y, z) {
+				kept[r>>6] |= 1 << (r & 63)
+			}
+			continue
+		}
+		bucket := small[:0]
+		for m := h; m != 0; m = next[m-1] {
+			r := int(m - 1)
+			v := values[3*r : 3*r+3 : 3*r+3]
+			bucket = append(bucket, row3{[3]float64{sign[0] * v[0], sign[1] * v[1], sign[2] * v[2]}, r})
+		}
+		sortRows3(bucket, len(small))
+		for i := 0; i < len(bucket); {
+			j := i + 1
+			for j < len(bucket) && bucket[j].v == bucket[i].v {
+				j++
+			}
+			if !st.covers(bucket[i].v[1], bucket[i].v[2]) {
+				for _, x := range bucket[i:j] {
+					kept[x.row>>6] |= 1 << (x.row & 63)
+				}
+			}
+			i = j
+		}
+	}
+	return setRows(kept)
+}
+
+// row3 is a row of front3Buckets: its signed values and its index.
+type row3 struct {
+	v   [3]float64
+	row int
+}
+
+// compareRows3 orders rows of front3Buckets, which hold no NaN,
+// lexicographically.
+func compareRows3(a, b *row3) int {
+	if c := cmp.Compare(a.v[0], b.v[0]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.v[1], b.v[1]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.v[2], b.v[2])
+}
+
+// sortRows3 sorts rows lexicographically: by insertion up to few rows, by
+// slices.SortFunc above.
+func sortRows3(rows []row3, few int) {
+	if len(rows) > few {
+		slices.SortFunc(rows, func(a, b row3) int { return compareRows3(&a, &b) })
+		return
+	}
+	for j := 1; j < len(rows); j++ {
+		x := rows[j]
+		k := j
+		for ; k > 0 && compareRows3(&x, &rows[k-1]) < 0; k-- {
+			rows[k] = rows[k-1]
+		}
+		rows[k] = x
+	}
+}
+
+// step3 is a step of stairs3: the last two values of a row.
+type step3 struct{ y, z float64 }
+
+// stairs3 is the staircase of front3Small on values: the last two values of
+// the rows kept so far that no other kept row beats in both, y ascending and
+// z descending; and the last step found to dominate a row.
+type stairs3 struct {
+	steps      []step3
+	cached     step3
+	haveCached bool
+}
+
+// covers reports whether a row swept now, with last values y and z, is
+// dominated: whether some earlier distinct row is no worse in both. When it
+// is not, the row becomes a step.
+func (s *stairs3) covers(y, z float64) bool {
+	if s.haveCached && s.cached.y <= y && s.cached.z <= z {
+		return true
+	}
+	// Of the steps with y' ≤ y, the last, before p, has the least z.
+	lo, hi := 0, len(s.steps)
+	for lo < hi {
+		if mid := int(uint(lo+hi) >> 1); s.steps[mid].y <= y {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	p := lo
+	if p > 0 && s.steps[p-1].z <= z {
+		s.cached, s.haveCached = s.steps[p-1], true
+		return true
+	}
+	// The steps from p on have greater y; those with z no better go. (A step
+	// with y' = y just before p stays: redundant, never wrong.)
+	q := p
+	for q < len(s.steps) && s.steps[q].z >= z {
+		q++
+	}
+	s.steps = slices.Replace(s.steps, p, q, step3{y, z})
+	return false
+}
