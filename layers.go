@@ -2,6 +2,7 @@ package spica
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -266,13 +267,56 @@ const stairBlock = 256
 // The step with the largest k1 not above p's has the smallest k2 of all
 // such steps, so it alone decides.
 func (s *layerStairs) dominates(p stairStep) bool {
-	b := sort.Search(len(s.blocks), func(b int) bool { return s.blocks[b][0].k1 > p.k1 })
-	if b == 0 {
+	// The last block whose first step has k1 ≤ p's (by the bisection of
+	// stepsAtMost), and its last such step.
+	blocks := s.blocks
+	if len(blocks) == 0 || blocks[0][0].k1 > p.k1 {
 		return false
 	}
-	blk := s.blocks[b-1]
-	j := sort.Search(len(blk), func(j int) bool { return blk[j].k1 > p.k1 })
-	return blk[j-1].k2 <= p.k2
+	b, n := 0, len(blocks)
+	for n > 1 {
+		half := n >> 1
+		_, above := bits.Sub64(p.k1, blocks[b+half][0].k1, 0)
+		b += half &^ -int(above)
+		n -= half
+	}
+	blk := blocks[b]
+	return blk[stepsAtMost(blk, p.k1)-1].k2 <= p.k2
+}
+
+// stepsAtMost returns how many steps have k1 ≤ k, steps in ascending k1,
+// by a bisection without branches, which random keys mispredict half the
+// time: the probe moves by half unless the borrow of k − k1 says the probed
+// key is above k.
+func stepsAtMost(steps []stairStep, k uint64) int {
+	if len(steps) == 0 {
+		return 0
+	}
+	j, n := 0, len(steps)
+	for n > 1 {
+		half := n >> 1
+		_, above := bits.Sub64(k, steps[j+half].k1, 0)
+		j += half &^ -int(above)
+		n -= half
+	}
+	_, above := bits.Sub64(k, steps[j].k1, 0)
+	return j + 1 - int(above)
+}
+
+// stepsBelow returns how many steps have k1 < k, as stepsAtMost does.
+func stepsBelow(steps []stairStep, k uint64) int {
+	if len(steps) == 0 {
+		return 0
+	}
+	j, n := 0, len(steps)
+	for n > 1 {
+		half := n >> 1
+		_, below := bits.Sub64(steps[j+half].k1, k, 0)
+		j += half & -int(below)
+		n -= half
+	}
+	_, below := bits.Sub64(steps[j].k1, k, 0)
+	return j + int(below)
 }
 
 // insert adds p, which no step dominates, and drops the steps p dominates:
@@ -293,7 +337,7 @@ func (s *layerStairs) insert(p stairStep) {
 		return
 	}
 	blk := s.blocks[b]
-	lo := sort.Search(len(blk), func(j int) bool { return blk[j].k1 >= p.k1 })
+	lo := stepsBelow(blk, p.k1)
 	hi := lo
 	for hi < len(blk) && blk[hi].k2 >= p.k2 {
 		hi++

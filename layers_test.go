@@ -614,3 +614,32 @@ func TestNonDominatedSortDCPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestStepsBisections checks the branch-free bisections of the staircase
+// against counting, on ascending keys with runs of equal ones.
+func TestStepsBisections(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOfN(rapid.Uint64Range(0, 20), 0, 40).Draw(t, "keys")
+		slices.Sort(keys)
+		steps := make([]stairStep, len(keys))
+		for i, k := range keys {
+			steps[i] = stairStep{k1: k}
+		}
+		k := rapid.OneOf(rapid.Uint64Range(0, 21), rapid.SampledFrom([]uint64{math.MaxUint64, 1 << 63})).Draw(t, "k")
+		atMost, below := 0, 0
+		for _, s := range steps {
+			if s.k1 <= k {
+				atMost++
+			}
+			if s.k1 < k {
+				below++
+			}
+		}
+		if got := stepsAtMost(steps, k); got != atMost {
+			t.Fatalf("stepsAtMost(%v, %d) = %d, want %d", keys, k, got, atMost)
+		}
+		if got := stepsBelow(steps, k); got != below {
+			t.Fatalf("stepsBelow(%v, %d) = %d, want %d", keys, k, got, below)
+		}
+	})
+}
