@@ -109,76 +109,58 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		buf = make([]ndRec, m)
 	}
 	sorted, _ := sortRecs(recs, buf, t)
-	sw := front2Sweep{values: values, f1: f1, rowBits: rowBits}
-	return sorted[:sw.keep(sorted)]
-}
-
-// front2Sweep is the state of the two-column sweep, which may take the sorted
-// records in pieces: the payload of a row with the best second key so far.
-type front2Sweep struct {
-	values  []float64
-	f1      uint64
-	rowBits uint // a payload is the row below these bits, a key prefix above
-	best    uint64
-	seen    bool
-}
-
-// less reports whether the second key of payload a is below that of b: by
-// the packed prefixes, and by the keys in values when those tie.
-func (s *front2Sweep) less(a, b uint64) bool {
-	if a>>s.rowBits != b>>s.rowBits {
-		return a>>s.rowBits < b>>s.rowBits
+	exact := func(aux uint64) uint64 { return fastKey(values[2*(aux&rowMask)+1], f1) }
+	// less reports whether the second key of payload a is below that of b.
+	less := func(a, b uint64) bool {
+		if a>>rowBits != b>>rowBits {
+			return a>>rowBits < b>>rowBits
+		}
+		return exact(a) < exact(b)
 	}
-	mask := uint64(1)<<s.rowBits - 1
-	return fastKey(s.values[2*(a&mask)+1], s.f1) < fastKey(s.values[2*(b&mask)+1], s.f1)
-}
-
-// keep sweeps sorted, whose keys ascend from those of every record swept
-// before, and moves the records on the front to its start, as records of
-// the first key and the row, in order. It returns how many there are. The
-// front overwrites the records already read: the count never passes the
-// record read.
-func (s *front2Sweep) keep(sorted []ndRec) int {
-	rowMask := uint64(1)<<s.rowBits - 1
+	var best uint64 // the payload of a row with the best second key so far
+	seen := false
+	// The front overwrites the records already read: count never passes i.
 	count := 0
-	for i := 0; i < len(sorted); {
+	keep := func(k0, aux uint64) {
+		sorted[count] = ndRec{k0, aux & rowMask}
+		count++
+	}
+	for i := 0; i < m; {
 		k0 := sorted[i].key
 		j := keyRunEnd(sorted, i)
 		if j == i+1 { // the common case: no tie in the first key
-			if a := sorted[i].aux; !s.seen || s.less(a, s.best) {
-				sorted[count] = ndRec{k0, a & rowMask}
-				count++
-				s.best, s.seen = a, true
+			if a := sorted[i].aux; !seen || less(a, best) {
+				keep(k0, a)
+				best, seen = a, true
 			}
 			i = j
 			continue
 		}
 		run := sorted[i:j]
 		runMin := run[0].aux
-		for _, r := range run[1:] {
-			if s.less(r.aux, runMin) {
-				runMin = r.aux
+		for _, s := range run[1:] {
+			if less(s.aux, runMin) {
+				runMin = s.aux
 			}
 		}
-		if !s.seen || s.less(runMin, s.best) {
-			for _, r := range run {
-				if !s.less(runMin, r.aux) {
-					sorted[count] = ndRec{k0, r.aux & rowMask}
-					count++
+		if !seen || less(runMin, best) {
+			for _, s := range run {
+				if !less(runMin, s.aux) {
+					keep(k0, s.aux)
 				}
 			}
-			s.best, s.seen = runMin, true
+			best, seen = runMin, true
 		}
 		i = j
 	}
-	return count
+	return sorted[:count]
 }
 
 // front2Small is the two-column front of a pool of at most a few thousand
 // rows, in ascending row order, or nil when it does not apply; it needs no
 // sort of the pool. It works on the values themselves, negated in a
-// maximized column, and so gives up (nil) on a NaN, an infinity or a range
-// that overflows, for the sorting path front2.
+// maximized column, and so gives up (nil) on a NaN, an infinite first value
+// or a range that overflows, for the sorting path front2.
 //
 // The range of the first column is cut into 2n equal buckets. A row is
 // dominated by a row of an earlier bucket iff the least second value of the
