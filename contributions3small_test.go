@@ -3,6 +3,7 @@ package spica
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,4 +188,22 @@ func TestContributionsContractOnTheSweep(t *testing.T) {
 			test.run(t)
 		})
 	}
+}
+
+// TestSortKeys draws keys spread over a range, which the buckets sort, and
+// keys crowded near 0 beside one far away, which they leave to slices.Sort.
+func TestSortKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		top := rapid.SampledFrom([]uint64{1 << 20, 1000}).Draw(t, "top")
+		a := rapid.SliceOfNDistinct(rapid.Uint64Range(0, top), 0, 600, rapid.ID).Draw(t, "a")
+		if rapid.Bool().Draw(t, "far") {
+			a = append(a, 1<<62)
+		}
+		want := slices.Clone(a)
+		slices.Sort(want)
+		sortKeys(a, make([]uint64, len(a)))
+		if !slices.Equal(a, want) {
+			t.Fatalf("sortKeys = %v, want %v", a, want)
+		}
+	})
 }
