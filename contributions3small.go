@@ -270,8 +270,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 		lo := hi
 		for ; lo > 0 && front[lo-1].y <= yr; lo-- {
 			q := front[lo-1]
-			settle(q.row, z)
-			ts[q.row].area = 0
+			settle(q.row, z) // its last: a row off the front never returns
 			ts[q.row].next, head = head, q.row
 			a += rect(right-q.x, yr-h)
 			right, h = q.x, q.y

@@ -125,6 +125,37 @@ func TestContributions3PathsMatchExactOracle(t *testing.T) {
 	}
 }
 
+// TestContributions3SweepOrderWithinOneKey draws heights a few ulps apart
+// around 1, 2 and 4, which agree in the bits contributions3Small sorts on
+// within each group, so that only the exact pass after the sort puts the
+// rows of a group in order.
+func TestContributions3SweepOrderWithinOneKey(t *testing.T) {
+	for _, p := range contributions3Paths {
+		t.Run(p.name, func(t *testing.T) {
+			useContributions3Path(t, p.limit)
+			rapid.Check(t, func(t *rapid.T) {
+				n := rapid.IntRange(1, 10).Draw(t, "n")
+				values := make([]float64, 3*n)
+				for i := range n {
+					values[3*i] = rapid.SampledFrom([]float64{1, 2, 3}).Draw(t, "x")
+					values[3*i+1] = rapid.SampledFrom([]float64{1, 2, 3}).Draw(t, "y")
+					base := rapid.SampledFrom([]float64{1, 2, 4}).Draw(t, "base")
+					values[3*i+2] = base * (1 + float64(rapid.IntRange(0, 40).Draw(t, "ulps"))*0x1p-52)
+				}
+				maximize := []bool{true, true, true}
+				ref := []float64{0, 0, 1 - 0x1p-30}
+				got, err := HypervolumeContributions(values, 3, maximize, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if worst, at := worstRelErr(got, exactExclusive(values, 3, maximize, ref)); worst > 1e-12 {
+					t.Fatalf("row %d: relative error %.3g, shares %v", at, worst, got)
+				}
+			})
+		})
+	}
+}
+
 // TestContributions3SmallMatchesSweep compares the two paths on sets too
 // large for the oracles: uniform rows (a few on the front, many hidden),
 // rows on a sphere (all on the front, so long staircases), and rows on a
