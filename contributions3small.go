@@ -38,11 +38,19 @@ type contrib3Step struct {
 	row  int32
 }
 
-// contrib3Search returns the first step of front with x ≥ v, by bisection
-// whose comparison, which data does not predict, moves the base through a
-// mask rather than a branch.
+// contrib3Search returns the first step of front with x ≥ v: on a short
+// front by counting the steps left of v, comparisons that do not wait on
+// one another, and on a longer one by bisection whose comparison moves the
+// base through a mask rather than a branch, which data would mispredict
+// half the time.
 func contrib3Search(front []contrib3Step, v float64) int {
 	j := 0
+	if len(front) <= 16 {
+		for _, f := range front {
+			j += oneIf(f.x < v)
+		}
+		return j
+	}
 	for n := len(front); n > 1; {
 		half := n >> 1
 		j += half & -oneIf(front[j+half-1].x < v)
