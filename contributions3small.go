@@ -63,12 +63,13 @@ func contrib3Search(front []contrib3Step, v float64) int {
 }
 
 // sortKeys sorts a, of distinct keys, ascending, with buf (as long) as
-// scratch. It deals the keys into up to 256 buckets of equal key width,
-// which on a few dozen keys spread as coordinates are costs one pass
-// each way and finishes by insertion within the buckets; on keys that
-// crowd into a few buckets it sorts by comparison (slices.Sort) instead.
-// It avoids what dominates a comparison sort on so few keys: branches
-// that random order mispredicts half the time.
+// scratch. It deals the keys into buckets of equal key width, between n/2
+// and n of them up to 256, which on keys spread as coordinates are costs a
+// pass each way, and finishes by insertion within the buckets; on keys
+// that crowd into a few buckets it sorts by comparison (slices.Sort)
+// instead. On a few dozen keys that avoids what dominates a comparison
+// sort: branches that random order mispredicts half the time (76 keys of
+// the U3 front, medians of one run: 0.97 µs against 1.47 for slices.Sort).
 func sortKeys(a, buf []uint64) {
 	const maxCrowd = 16 // keys in one bucket beyond which insertion is slow
 	n := len(a)
@@ -79,7 +80,7 @@ func sortKeys(a, buf []uint64) {
 	for _, k := range a {
 		lo, hi = min(lo, k), max(hi, k)
 	}
-	width := min(bits.Len(uint(n)), 8) // 2^width buckets
+	width := min(bits.Len(uint(n))-1, 8) // 2^width ≤ n buckets
 	shift := max(bits.Len64(hi-lo)-width, 0)
 	var start [257]int32
 	for _, k := range a {
