@@ -74,6 +74,8 @@ func contributionsOf(pts, origin []float64, dims int) []float64 {
 	}
 }
 
+// isPosInf reports whether s is +Inf: a share unbounded or too large for a
+// float64, which rescaleShares takes up.
 func isPosInf(s float64) bool { return math.IsInf(s, 1) }
 
 // rescaleShares recomputes the shares that came out +Inf with each column
