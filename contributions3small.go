@@ -25,7 +25,8 @@ const contrib3SmallIndex = 1<<16 - 1
 // that value, and two links: head, for a front row, is the first of the
 // back rows inside its rectangle, and next, for a back row, the one after
 // it there. The back rows of a rectangle form a staircase, x ascending and
-// y descending, each strictly inside the rectangle.
+// y descending, each right of the rectangle's left side and above its
+// bottom (a row on either would change no area, but is dropped).
 type contrib3Row struct {
 	x, y, z     float64
 	area, since float64
@@ -131,8 +132,8 @@ var contrib3Pool = sync.Pool{New: func() any { return new(contrib3Scratch) }}
 
 // contributions3Small is contributions3 for a few rows, with nothing to set
 // up: the same sweep down the third column (Emmerich and Fonseca, see
-// contributions3), with the front in a plain slice, searched by bisection
-// and spliced by copying, the back rows of each front row's rectangle in a
+// contributions3), with the front in a plain slice, searched and spliced
+// by hand, the back rows of each front row's rectangle in a
 // list of their own, and every area that changes measured again from its
 // rectangle instead of updated by a difference. That is O(n·s) for a front
 // of at most s steps, and for fronts of tens to hundreds of rows less work
