@@ -36,10 +36,17 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 		return nil, err
 	}
 	out := make([]float64, n)
+	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+		contributions3Small(values, maximize, ref, out)
+		if !slices.ContainsFunc(out, isPosInf) {
+			return out, nil
+		}
+		clear(out) // and measure again below, to rescale
+	}
 	origin := make([]float64, max(dims, 2))
 	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
 	share := contributionsOf(pts, origin, dims)
-	if slices.ContainsFunc(share, func(s float64) bool { return math.IsInf(s, 1) }) {
+	if slices.ContainsFunc(share, isPosInf) {
 		rescaleShares(share, pts, origin, dims)
 	}
 	for i, r := range rows {
@@ -49,17 +56,27 @@ func HypervolumeContributions(values []float64, dims int, maximize []bool, ref [
 }
 
 // contributionsOf runs the kernel for dims columns on rows in oriented
-// coordinates (see orientedRows).
+// coordinates (see orientedRows): for three columns contributions3Small up
+// to contributions3SmallMax rows and contributions3 above.
 func contributionsOf(pts, origin []float64, dims int) []float64 {
 	switch dims {
 	case 1, 2:
 		return contributions2(pts, [2]float64(origin))
 	case 3:
+		if m := len(pts) / 3; m <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+			share := make([]float64, m)
+			contributions3Small(pts, []bool{true, true, true}, origin, share)
+			return share
+		}
 		return contributions3(pts, [3]float64(origin))
 	default:
 		return contributionsMany(pts, origin, dims)
 	}
 }
+
+// isPosInf reports whether s is +Inf: a share unbounded or too large for a
+// float64, which rescaleShares takes up.
+func isPosInf(s float64) bool { return math.IsInf(s, 1) }
 
 // rescaleShares recomputes the shares that came out +Inf with each column
 // scaled by the power of two that brings its largest finite magnitude
@@ -110,35 +127,39 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 // over an origin of 0, which scales no area, so origin has room for
 // max(dims, 2) columns.
 func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []float64) (pts []float64, rows []int) {
-	orient := func(v float64, up bool) float64 {
-		if up {
-			return v
+	maximize, origin = maximize[:dims], origin[:dims]
+	for j, up := range maximize {
+		origin[j] = ref[j]
+		if !up {
+			origin[j] = -ref[j]
 		}
-		return -v
-	}
-	for j := range dims {
-		origin[j] = orient(ref[j], maximize[j])
 	}
 	width := max(dims, 2)
-	pts = make([]float64, 0, width*n)
-	rows = make([]int, 0, n)
+	pts, rows = make([]float64, width*n), make([]int, n)
+	w, kept := 0, 0
 	for i := range n {
-		start := len(pts)
+		// The row is written whether or not it is kept, and counted, so the
+		// loop has no exit but its end: rows are mostly kept.
+		dst, inside := pts[w:w+dims], 0
 		for j, v := range values[i*dims : (i+1)*dims] {
-			if v = orient(v, maximize[j]); !(v > origin[j]) { // NaN fails too
-				pts = pts[:start]
-				break
+			if !maximize[j] {
+				v = -v
 			}
-			pts = append(pts, v)
+			dst[j] = v
+			if v > origin[j] { // NaN fails
+				inside++
+			}
 		}
-		if len(pts) > start {
+		if inside == dims {
 			if dims == 1 {
-				pts = append(pts, 1)
+				pts[w+1] = 1
 			}
-			rows = append(rows, i)
+			rows[kept] = i
+			w += width
+			kept++
 		}
 	}
-	return pts, rows
+	return pts[:w], rows[:kept]
 }
 
 // contributions2 returns the exclusive area of each row of a two-column

@@ -1,0 +1,242 @@
+package spica
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// contributions3Paths are the two values of contributions3SmallMax that
+// send every three-column call one way: the sweep over bit trees
+// (contributions3) or the one over slices (contributions3Small).
+var contributions3Paths = []struct {
+	name  string
+	limit int
+}{{"sweep", 0}, {"small", 1 << 30}}
+
+// useContributions3Path sets contributions3SmallMax for the rest of the test.
+func useContributions3Path(t testing.TB, limit int) {
+	old := contributions3SmallMax
+	contributions3SmallMax = limit
+	t.Cleanup(func() { contributions3SmallMax = old })
+}
+
+func TestContributions3ByHand(t *testing.T) {
+	up := []bool{true, true, true}
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		want     []float64
+	}{
+		{"one row holds its box", []float64{1, 2, 3}, up, []float64{0, 0, 0}, []float64{6}},
+		// Boxes of 3 overlapping in the unit cube: each keeps 3 − 1.
+		{"two rows share a unit cube", []float64{3, 1, 1, 1, 3, 1}, up, []float64{0, 0, 0}, []float64{2, 2}},
+		// The same rows minimized against (4, 4, 2): extents 3,1,1 and 1,3,1.
+		{"minimized", []float64{1, 3, 1, 3, 1, 1}, nil, []float64{4, 4, 2}, []float64{2, 2}},
+		// The unit cube is held by both: 8 − 1 and 0.
+		{"a row inside another", []float64{2, 2, 2, 1, 1, 1}, up, []float64{0, 0, 0}, []float64{7, 0}},
+		// Equal rows hide each other. The third holds its box, 3, less the
+		// 1×1×2 under the equal rows: 1.
+		{"equal rows and a third", []float64{2, 2, 2, 2, 2, 2, 1, 1, 3}, up, []float64{0, 0, 0}, []float64{0, 0, 1}},
+		// A tie in x and z: the second row's box, 6, holds the first's, 2.
+		{"a tie in x under a taller row", []float64{2, 1, 1, 2, 3, 1}, up, []float64{0, 0, 0}, []float64{0, 4}},
+		// Boxes 9 and 8 overlap in 2×2×1: 5 and 4. The third row, inside
+		// the second only, takes from it the part above z = 1 that the first
+		// does not cover: 1×1×0.5.
+		{"a row that only one other hides", []float64{3, 3, 1, 2, 2, 2, 1, 1, 1.5}, up, []float64{0, 0, 0}, []float64{5, 3.5, 0}},
+		// Rows outside the box, on its border or NaN count for nothing.
+		{"rows outside the box", []float64{1, 1, 1, 0, 5, 5, math.NaN(), 1, 1, 2, -1, 2}, up, []float64{0, 0, 0}, []float64{1, 0, 0, 0}},
+	}
+	for _, p := range contributions3Paths {
+		for _, tt := range tests {
+			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
+				useContributions3Path(t, p.limit)
+				maximize := tt.maximize
+				if maximize == nil {
+					maximize = make([]bool, 3)
+				}
+				got, err := HypervolumeContributions(tt.values, 3, maximize, tt.ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("shares (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// contributions3Input draws a three-column matrix from a handful of values,
+// so ties in every column, duplicates and rows outside the box are common,
+// with NaN and infinities when special is set.
+func contributions3Input(t *rapid.T, maxRows int, special bool) ([]float64, []bool, []float64) {
+	n := rapid.IntRange(0, maxRows).Draw(t, "n")
+	maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
+	ref := []float64{4.5, 4.5, 4.5}
+	for j, up := range maximize {
+		if up {
+			ref[j] = -0.5
+		}
+	}
+	pool := []float64{0, 0.5, 1, 2, 3, 4, 5}
+	if special {
+		pool = append(pool, math.NaN(), math.Inf(1), math.Inf(-1))
+	}
+	values := rapid.SliceOfN(rapid.SampledFrom(pool), 3*n, 3*n).Draw(t, "values")
+	return values, maximize, ref
+}
+
+// TestContributions3PathsMatchExactOracle holds each path to the exact
+// exclusive volumes on finite data full of ties and duplicates, and to the
+// grid oracle's +Inf and finite shares when infinities and NaN are drawn.
+func TestContributions3PathsMatchExactOracle(t *testing.T) {
+	for _, p := range contributions3Paths {
+		t.Run(p.name, func(t *testing.T) {
+			useContributions3Path(t, p.limit)
+			rapid.Check(t, func(t *rapid.T) {
+				values, maximize, ref := contributions3Input(t, 10, false)
+				got, err := HypervolumeContributions(values, 3, maximize, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if worst, at := worstRelErr(got, exactExclusive(values, 3, maximize, ref)); worst > 1e-12 {
+					t.Fatalf("row %d: relative error %.3g, shares %v", at, worst, got)
+				}
+			})
+			rapid.Check(t, func(t *rapid.T) {
+				values, maximize, ref := contributions3Input(t, 8, true)
+				got, err := HypervolumeContributions(values, 3, maximize, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, want := gridOracle(values, 3, maximize, ref)
+				if diff := cmp.Diff(want, got, approx); diff != "" {
+					t.Fatalf("shares (-oracle +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}
+
+// TestContributions3SweepOrderWithinOneKey draws heights a few ulps apart
+// around 1, 2 and 4, which agree in the bits contributions3Small sorts on
+// within each group, so that only the exact pass after the sort puts the
+// rows of a group in order.
+func TestContributions3SweepOrderWithinOneKey(t *testing.T) {
+	for _, p := range contributions3Paths {
+		t.Run(p.name, func(t *testing.T) {
+			useContributions3Path(t, p.limit)
+			rapid.Check(t, func(t *rapid.T) {
+				n := rapid.IntRange(1, 10).Draw(t, "n")
+				values := make([]float64, 3*n)
+				for i := range n {
+					values[3*i] = rapid.SampledFrom([]float64{1, 2, 3}).Draw(t, "x")
+					values[3*i+1] = rapid.SampledFrom([]float64{1, 2, 3}).Draw(t, "y")
+					base := rapid.SampledFrom([]float64{1, 2, 4}).Draw(t, "base")
+					values[3*i+2] = base * (1 + float64(rapid.IntRange(0, 40).Draw(t, "ulps"))*0x1p-52)
+				}
+				maximize := []bool{true, true, true}
+				ref := []float64{0, 0, 1 - 0x1p-30}
+				got, err := HypervolumeContributions(values, 3, maximize, ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if worst, at := worstRelErr(got, exactExclusive(values, 3, maximize, ref)); worst > 1e-12 {
+					t.Fatalf("row %d: relative error %.3g, shares %v", at, worst, got)
+				}
+			})
+		})
+	}
+}
+
+// TestContributions3SmallMatchesSweep compares the two paths on sets too
+// large for the oracles: uniform rows (a few on the front, many hidden),
+// rows on a sphere (all on the front, so long staircases), and rows on a
+// coarse grid (ties and duplicates everywhere).
+func TestContributions3SmallMatchesSweep(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// rapid draws small numbers most of the time; the staircases get
+		// long only on hundreds of rows.
+		n := rapid.SampledFrom([]int{1, 10, 100, 300}).Draw(t, "size") + rapid.IntRange(0, 9).Draw(t, "more")
+		shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
+		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 5))
+		values := make([]float64, 3*n)
+		for i := range n {
+			row := values[3*i : 3*i+3]
+			switch shape {
+			case "uniform":
+				row[0], row[1], row[2] = rng.Float64(), rng.Float64(), rng.Float64()
+			case "sphere":
+				a, b := rng.Float64()*math.Pi/2, rng.Float64()*math.Pi/2
+				row[0], row[1], row[2] = 1-math.Sin(a)*math.Cos(b), 1-math.Sin(a)*math.Sin(b), 1-math.Cos(a)
+			case "grid":
+				row[0], row[1], row[2] = float64(rng.IntN(5)), float64(rng.IntN(5)), float64(rng.IntN(5))
+			}
+		}
+		maximize := make([]bool, 3)
+		ref := []float64{5, 5, 5}
+		shares := make([][]float64, 2)
+		for k, p := range contributions3Paths {
+			old := contributions3SmallMax
+			contributions3SmallMax = p.limit
+			c, err := HypervolumeContributions(values, 3, maximize, ref)
+			contributions3SmallMax = old
+			if err != nil {
+				t.Fatal(err)
+			}
+			shares[k] = c
+		}
+		for i, want := range shares[0] {
+			if got := shares[1][i]; math.Abs(got-want) > 1e-10*max(math.Abs(got), math.Abs(want)) {
+				t.Fatalf("row %d %v: small %v, sweep %v", i, values[3*i:3*i+3], got, want)
+			}
+		}
+	})
+}
+
+// TestContributionsContractOnTheSweep runs the tests of three-column
+// contributions, which the default threshold sends to contributions3Small
+// since they are small, on contributions3.
+func TestContributionsContractOnTheSweep(t *testing.T) {
+	for _, test := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"accuracy", TestHypervolumeContributionsAccuracyInMoreColumns},
+		{"rescaled overflow", TestHypervolumeContributionsRescaleOverflow},
+		{"equal unbounded rows", TestHypervolumeContributionsOfEqualUnboundedRows},
+		{"a hiding row", TestHypervolumeContributionsOfAHidingRow},
+		{"infinities", TestHypervolumeWithInfinitiesMatchesGridOracle},
+		{"row order", TestHypervolumeIgnoresRowOrder},
+	} {
+		t.Run(test.name, func(t *testing.T) {
+			useContributions3Path(t, 0)
+			test.run(t)
+		})
+	}
+}
+
+// TestSortKeys draws keys spread over a range, which the buckets sort, and
+// keys crowded near 0 beside one far away, which they leave to slices.Sort.
+func TestSortKeys(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		top := rapid.SampledFrom([]uint64{1 << 20, 1000}).Draw(t, "top")
+		a := rapid.SliceOfNDistinct(rapid.Uint64Range(0, top), 0, 600, rapid.ID).Draw(t, "a")
+		if rapid.Bool().Draw(t, "far") {
+			a = append(a, 1<<62)
+		}
+		want := slices.Clone(a)
+		slices.Sort(want)
+		sortKeys(a, make([]uint64, len(a)))
+		if !slices.Equal(a, want) {
+			t.Fatalf("sortKeys = %v, want %v", a, want)
+		}
+	})
+}
