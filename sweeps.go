@@ -502,36 +502,74 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 		}
 	}
 	values = values[:3*n]
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := 2; i < len(values); i += 3 {
-		v0 := sign[0] * values[i-2]
-		// NaN anywhere makes the sum NaN (as does +Inf beside -Inf, which
-		// then goes to front3 too).
-		if sum := v0 + values[i-1] + values[i]; sum != sum {
-			return nil
+	row := func(r int) (v0, v1, v2 float64) {
+		v := values[3*r : 3*r+3 : 3*r+3]
+		return sign[0] * v[0], sign[1] * v[1], sign[2] * v[2]
+	}
+	// A knee pre-filter: the rows so far that the knee, the row of least
+	// scaled sum, does not dominate are candidates. The scales are the
+	// ranges of the first rows, so that no column's unit decides the knee.
+	var scale [3]float64
+	for c := range scale {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for r := range min(n, 16) {
+			v := values[3*r+c]
+			lo, hi = min(lo, v), max(hi, v)
 		}
-		if v0 < lo {
-			lo = v0
-		}
-		if v0 > hi {
-			hi = v0
+		scale[c] = sign[c]
+		if w := hi - lo; w > 0 && w <= math.MaxFloat64 {
+			scale[c] /= w
 		}
 	}
+	cand := make([]uint16, 0, n)
+	var knee [3]float64
+	kneeScore := math.Inf(1)
+	stale := 0 // the candidates from here on came after the knee did
+	for r := range n {
+		v := values[3*r : 3*r+3 : 3*r+3]
+		// NaN anywhere makes the sum NaN (as does +Inf beside -Inf, which
+		// then goes to front3 too).
+		if sum := v[0] + v[1] + v[2]; sum != sum {
+			return nil
+		}
+		v0, v1, v2 := sign[0]*v[0], sign[1]*v[1], sign[2]*v[2]
+		if len(cand) > 0 && knee[0] <= v0 && knee[1] <= v1 && knee[2] <= v2 && (knee[0] < v0 || knee[1] < v1 || knee[2] < v2) {
+			continue
+		}
+		cand = append(cand, uint16(r))
+		if s := scale[0]*v[0] + scale[1]*v[1] + scale[2]*v[2]; s < kneeScore || len(cand) == 1 {
+			knee, kneeScore, stale = [3]float64{v0, v1, v2}, s, len(cand)
+		}
+	}
+	// Candidates before the last knee meet it now, and the rest give the
+	// range of the first column.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	m := 0
+	for i, r := range cand {
+		v0, v1, v2 := row(int(r))
+		if i < stale-1 && knee[0] <= v0 && knee[1] <= v1 && knee[2] <= v2 && (knee[0] < v0 || knee[1] < v1 || knee[2] < v2) {
+			continue
+		}
+		cand[m] = r
+		m++
+		lo, hi = min(lo, v0), max(hi, v0)
+	}
+	cand = cand[:m]
 	span := hi - lo
 	if !(span <= math.MaxFloat64) { // an infinity, or a range that overflows
 		return nil
 	}
-	buckets := 2 * n
-	scale := float64(buckets) / span // +Inf when every value is equal: all go last
+	buckets := 2 * m
+	bucketScale := float64(buckets) / span // +Inf when every value is equal: all go last
 	last := float64(buckets - 1)
-	links := make([]uint16, buckets+n) // 1 + row; 0 ends a list
+	links := make([]uint16, buckets+m) // 1 + candidate; 0 ends a list
 	head, next := links[:buckets], links[buckets:]
-	for r := range next {
+	for i, r := range cand {
 		b := buckets - 1
-		if x := (sign[0]*values[3*r] - lo) * scale; x < last {
+		if x := (sign[0]*values[3*int(r)] - lo) * bucketScale; x < last {
 			b = int(x)
 		}
-		next[r], head[b] = head[b], uint16(r+1)
+		next[i], head[b] = head[b], uint16(i+1)
 	}
 	kept := make([]uint64, (n+63)/64)
 	st := stairs3{steps: make([]step3, 0, 32)}
@@ -541,7 +579,7 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 			continue
 		}
 		if next[h-1] == 0 { // the common case: a bucket of one row
-			r := int(h - 1)
+			r := int(cand[h-1])
 			y, z := sign[1]*values[3*r+1], sign[2]*values[3*r+2]
 			if st.haveCached && st.cached.y <= y && st.cached.z <= z {
 				continue // covers, inlined for the common case
@@ -552,10 +590,10 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 			continue
 		}
 		bucket := small[:0]
-		for m := h; m != 0; m = next[m-1] {
-			r := int(m - 1)
-			v := values[3*r : 3*r+3 : 3*r+3]
-			bucket = append(bucket, row3{[3]float64{sign[0] * v[0], sign[1] * v[1], sign[2] * v[2]}, r})
+		for i := h; i != 0; i = next[i-1] {
+			r := int(cand[i-1])
+			v0, v1, v2 := row(r)
+			bucket = append(bucket, row3{[3]float64{v0, v1, v2}, r})
 		}
 		sortRows3(bucket, len(small))
 		for i := 0; i < len(bucket); {
