@@ -143,10 +143,18 @@ func (e *hv4Entry) before(x, y, z uint64) bool {
 }
 
 // above returns the number of members of L that come before a node at
-// (x, y, z), by bisection.
+// (x, y, z).
 func (s *hv4Sweep) above(x, y, z uint64) int {
 	l := s.l
 	lo, hi := 0, len(l)
+	if hi <= 64 {
+		// A scan of a short L costs less than the mispredicted branches of
+		// bisection; it stops at the first row below, almost always on z.
+		for lo < hi && l[lo].before(x, y, z) {
+			lo++
+		}
+		return lo
+	}
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
 		if l[h].before(x, y, z) {
@@ -169,89 +177,55 @@ func b2i(c bool) int {
 
 // locate reports whether one row of L alone covers node p (then p is to be
 // dropped, as it is weakly dominated); otherwise it sets p's neighbours and
-// its place in L for measure and insert. L's order is decreasing
-// lexicographic (z, y, x), and a member equal to p comes before it, so that
-// it covers p.
-//
-// It also rebuilds, through the cl and cr links, the staircase that the
-// rows above p cast on the (x, y) plane at p's height, by relinking each of
-// them, in L's order, between its two neighbours (HV4D+'s restart). p's
-// left neighbour is the row with the largest x among those higher than p,
-// the right one the row with the largest y among those to the right of p;
-// both are selected without branching, as which rows qualify is a coin toss
-// on most data.
+// its place in L for measure and insert, as place does, and rebuilds,
+// through the cl and cr links, the staircase that the rows above p cast on
+// the (x, y) plane at p's height, by relinking each of them between its two
+// neighbours in L's order (HV4D+'s restart).
 func (s *hv4Sweep) locate(p int32) bool {
-	nd, l := s.nd, s.l
-	P := &nd[p]
-	px, py, pz := math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z)
-	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
-	cl, cr := int32(hvLeft), int32(hvRight)
-	var clx, cry uint64
-	covered := 0
-	end := len(l)
-	if end > 64 {
-		end = s.above(px, py, pz)
+	if s.place(p) {
+		return true
 	}
-	k := 0
-	for ; k < end; k++ {
-		e := &l[k]
-		if !e.before(px, py, pz) {
-			break
-		}
-		x, y, q := e.x, e.y, e.id
-		covered |= b2i(x >= px) & b2i(y >= py)
-		// A tie in x with the current cl is a lower row that covers it.
-		up := b2i(y > py) & b2i(x >= clx)
-		if up != 0 {
-			cl = q
-		}
-		if up != 0 {
-			clx = x
-		}
-		right := b2i(x > px) & b2i(y >= cry)
-		if right != 0 {
-			cr = q
-		}
-		if right != 0 {
-			cry = y
-		}
+	nd := s.nd
+	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	for _, e := range s.l[:s.pos] {
+		q := e.id
 		Q := &nd[q]
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr = q
 		nd[Q.right].cl = q
 	}
-	if covered != 0 {
-		return true
-	}
-	P.left, P.right, s.pos = cl, cr, k
 	return false
 }
 
-// place is locate for a node that is inserted without being measured: it
-// finds the same neighbours and place in L, or reports p covered, but
-// relinks nothing, as only measure walks the links.
+// place is locate without the relinking, for a node that is inserted
+// without being measured. L's order is decreasing lexicographic (z, y, x),
+// and a member equal to p comes before it, so that it covers p. p's left
+// neighbour is the row with the largest x among those higher than p, the
+// right one the row with the largest y among those to the right of p; both
+// are selected without branching, as which rows qualify is a coin toss on
+// most data.
 func (s *hv4Sweep) place(p int32) bool {
-	nd, l := s.nd, s.l
+	nd := s.nd
 	P := &nd[p]
 	px, py, pz := math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z)
 	cl, cr := int32(hvLeft), int32(hvRight)
 	var clx, cry uint64
 	covered := 0
 	end := s.above(px, py, pz)
-	for k := range l[:end] {
-		e := &l[k]
-		x, y, q := e.x, e.y, e.id
+	for _, e := range s.l[:end] {
+		x, y := e.x, e.y
 		covered |= b2i(x >= px) & b2i(y >= py)
+		// A tie in x with the current cl is a lower row that covers it.
 		up := b2i(y > py) & b2i(x >= clx)
 		if up != 0 {
-			cl = q
+			cl = e.id
 		}
 		if up != 0 {
 			clx = x
 		}
 		right := b2i(x > px) & b2i(y >= cry)
 		if right != 0 {
-			cr = q
+			cr = e.id
 		}
 		if right != 0 {
 			cry = y
