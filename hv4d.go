@@ -177,23 +177,44 @@ func b2i(c bool) int {
 
 // locate reports whether one row of L alone covers node p (then p is to be
 // dropped, as it is weakly dominated); otherwise it sets p's neighbours and
-// its place in L for measure and insert, as place does, and rebuilds,
-// through the cl and cr links, the staircase that the rows above p cast on
-// the (x, y) plane at p's height, by relinking each of them between its two
-// neighbours in L's order (HV4D+'s restart).
+// its place in L for measure and insert, as place does.
+//
+// It rebuilds, through the cl and cr links, the staircase that the rows
+// above p cast on the (x, y) plane at p's height, by relinking each of them
+// between its two neighbours in L's order (HV4D+'s restart); no row of L
+// hides another below it, so every row joins. It then walks the staircase
+// from the left, where x rises and y falls, to p's corner: the last step
+// higher than p is its left neighbour, the first one right of p its right
+// one, and p is covered if the first step at or right of p's x is at least
+// as high as p. The walk passes only the steps left of p, where a scan of L
+// would pass every row above p.
 func (s *hv4Sweep) locate(p int32) bool {
-	if s.place(p) {
-		return true
-	}
 	nd := s.nd
+	P := &nd[p]
+	px, py := P.x, P.y
+	end := s.above(math.Float64bits(px), math.Float64bits(py), math.Float64bits(P.z))
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
-	for _, e := range s.l[:s.pos] {
+	for _, e := range s.l[:end] {
 		q := e.id
 		Q := &nd[q]
 		Q.cl, Q.cr = Q.left, Q.right
 		nd[Q.left].cr = q
 		nd[Q.right].cl = q
 	}
+	cl, t := int32(hvLeft), nd[hvLeft].cr
+	for nd[t].x < px {
+		if nd[t].y > py {
+			cl = t
+		}
+		t = nd[t].cr
+	}
+	if nd[t].y >= py {
+		return true
+	}
+	for nd[t].x <= px { // a step at p's x, lower than p
+		t = nd[t].cr
+	}
+	P.left, P.right, s.pos = cl, t, end
 	return false
 }
 
@@ -245,20 +266,35 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py := P.x, P.y
+	pxb, pyb := math.Float64bits(px), math.Float64bits(py)
 	cl, cr, pos := P.left, P.right, s.pos
+	clx, cry := math.Float64bits(nd[cl].x), math.Float64bits(nd[cr].y)
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
 	area, _ := s.openArea(cl, px, py)
 
-	// Sweep down: each lower row cuts into the area, and only rows that cut
-	// it are linked in; cl and cr stay the steps just outside the rectangle.
-	// Rows are kept in L by moving each one slot down the array through
-	// hold, until a row is dropped and opens a slot.
+	// Sweep down: each lower row that cuts into the area takes its part
+	// away, and only those rows are linked in; cl and cr stay the steps
+	// just outside the rectangle. A row right of the rectangle and lower
+	// than cr, or left of it and left of cl, changes nothing, neither the
+	// area nor its neighbours when p joins L (cr, or cl, is a nearer one),
+	// so it costs a test; the volume is added up only where the area
+	// changes. Rows are kept in L by moving each one slot down the array
+	// through hold, until a row is dropped and opens a slot.
 	vol, zPrev := 0.0, P.z
-	hold := hv4Entry{math.Float64bits(px), math.Float64bits(py), math.Float64bits(P.z), p}
+	hold := hv4Entry{pxb, pyb, math.Float64bits(P.z), p}
 	w, k := pos, pos
 	for ; k < len(l); k++ {
 		e := l[k]
+		gx, gy := b2i(e.x >= pxb), b2i(e.y >= pyb)
+		lx, ly := b2i(e.x <= pxb), b2i(e.y <= pyb)
+		if gx&b2i(e.y >= cry)|(1-gx)&b2i(e.x >= clx)|lx&ly|gx&gy == 0 {
+			if keep {
+				l[w], hold = hold, e
+				w++
+			}
+			continue
+		}
 		x, y, z, q := math.Float64frombits(e.x), math.Float64frombits(e.y), math.Float64frombits(e.z), e.id
 		vol += area * (zPrev - z)
 		zPrev = z
@@ -283,35 +319,31 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			if keep {
 				continue
 			}
-		case x > px: // y < py: a cut from below, if the row is above cr
-			if y >= nd[cr].y {
-				lost, right, h := 0.0, px, nd[cr].y
-				t := nd[cr].cl
-				for {
-					T := &nd[t]
-					lost += (right - T.x) * (y - h)
-					if T.y > y {
-						break
-					}
-					h, right = T.y, T.x
-					t = T.cl
+		case x > px: // y < py, y ≥ cr's: a cut from below
+			lost, right, h := 0.0, px, nd[cr].y
+			t := nd[cr].cl
+			for {
+				T := &nd[t]
+				lost += (right - T.x) * (y - h)
+				if T.y > y {
+					break
 				}
-				area -= lost
-				Q.cl, Q.cr = t, cr
-				nd[t].cr, nd[cr].cl = q, q
-				cr = q
+				h, right = T.y, T.x
+				t = T.cl
 			}
+			area -= lost
+			Q.cl, Q.cr = t, cr
+			nd[t].cr, nd[cr].cl = q, q
+			cr, cry = q, e.y
 			if L := &nd[Q.left]; keep && (px > L.x || px == L.x && py >= L.y) {
 				Q.left = p
 			}
-		default: // x < px, y > py: a cut from the left, if right of cl
-			if x >= nd[cl].x {
-				lost, t := s.openArea(cl, x, py)
-				area -= lost
-				Q.cl, Q.cr = cl, t
-				nd[cl].cr, nd[t].cl = q, q
-				cl = q
-			}
+		default: // x < px, y > py, x ≥ cl's: a cut from the left
+			lost, t := s.openArea(cl, x, py)
+			area -= lost
+			Q.cl, Q.cr = cl, t
+			nd[cl].cr, nd[t].cl = q, q
+			cl, clx = q, e.x
 			if R := &nd[Q.right]; keep && (py > R.y || py == R.y && px >= R.x) {
 				Q.right = p
 			}
