@@ -266,7 +266,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py := P.x, P.y
-	pxb, pyb := math.Float64bits(px), math.Float64bits(py)
+	pxb := math.Float64bits(px)
 	cl, cr, pos := P.left, P.right, s.pos
 	clx, cry := math.Float64bits(nd[cl].x), math.Float64bits(nd[cr].y)
 	// The area of p's rectangle left uncovered at its own height: the steps
@@ -282,13 +282,17 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 	// changes. Rows are kept in L by moving each one slot down the array
 	// through hold, until a row is dropped and opens a slot.
 	vol, zPrev := 0.0, P.z
-	hold := hv4Entry{pxb, pyb, math.Float64bits(P.z), p}
+	hold := hv4Entry{pxb, math.Float64bits(py), math.Float64bits(P.z), p}
 	w, k := pos, pos
 	for ; k < len(l); k++ {
 		e := l[k]
-		gx, gy := b2i(e.x >= pxb), b2i(e.y >= pyb)
-		lx, ly := b2i(e.x <= pxb), b2i(e.y <= pyb)
-		if gx&b2i(e.y >= cry)|(1-gx)&b2i(e.x >= clx)|lx&ly|gx&gy == 0 {
+		// Only a row at or right of p's x and as high as cr, or one left
+		// of it and as far right as cl, changes anything. Rows inside the
+		// rectangle and rows that end the sweep are among them: cr (cl)
+		// is above such a row, right of p and lower than p (left and
+		// higher), so a row failing the test would lie under it in x and
+		// y, and L holds no row that one above it covers.
+		if gx := b2i(e.x >= pxb); gx&b2i(e.y >= cry)|(1-gx)&b2i(e.x >= clx) == 0 {
 			if keep {
 				l[w], hold = hold, e
 				w++
