@@ -40,9 +40,7 @@ func hv4d(pts []float64) float64 {
 		if s.locate(p) {
 			continue
 		}
-		c := s.measure(p)
-		s.insert(p)
-		vol += max(c, 0) * pts[4*i+3]
+		vol += s.measure(p, true) * pts[4*i+3]
 	}
 	return vol
 }
@@ -107,23 +105,22 @@ const (
 	hvRight = 1 // x = +Inf, y = 0
 )
 
-// hv4Sweep keeps L as an array of the members' nodes and x and y in L's
-// order, so that the scans that dominate the cost read memory in sequence,
-// and their z apart, as the scans above a row need z only to find where
-// they end, which bisection does. Inserting into the arrays moves O(|L|)
-// words, within the O(|L|) a row costs anyway. Node i+2 is row i of the
-// caller.
+// hv4Sweep keeps L as an array of its members' coordinates in L's order, so
+// that the scans that dominate the cost read memory in sequence. Inserting
+// into the array moves O(|L|) words, within the O(|L|) a row costs anyway.
+// Node i+2 is row i of the caller.
 type hv4Sweep struct {
 	nd  []hv4Node
 	l   []hv4Entry // L
-	lz  []float64  // the z of each member of L
 	pos int        // where the node last located goes in L
 }
 
-// hv4Entry is a member of L: a node and its first two coordinates.
+// hv4Entry is a member of L: a node and its coordinates as float64 bits,
+// which for the positive extents order like the values, and integer
+// comparisons let the scans select without branching.
 type hv4Entry struct {
-	x, y float64
-	id   int32
+	x, y, z uint64
+	id      int32
 }
 
 // reset empties the sweep and makes room for the nodes of m rows, reusing
@@ -132,30 +129,35 @@ func (s *hv4Sweep) reset(m int) {
 	if cap(s.nd) < m+2 {
 		s.nd = make([]hv4Node, m+2)
 		s.l = make([]hv4Entry, 0, m+1)
-		s.lz = make([]float64, 0, m+1)
 	}
 	s.nd = s.nd[:m+2]
 	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
 	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
-	s.l, s.lz = s.l[:0], s.lz[:0]
+	s.l = s.l[:0]
+}
+
+// before reports whether member e of L comes before a node at (x, y, z):
+// whether its (z, y, x) is lexicographically larger or equal.
+func (e *hv4Entry) before(x, y, z uint64) bool {
+	return e.z > z || e.z == z && (e.y > y || e.y == y && e.x >= x)
 }
 
 // above returns the number of members of L that come before a node at
-// (x, y, z): those with a lexicographically larger or equal (z, y, x).
-func (s *hv4Sweep) above(x, y, z float64) int {
-	l, lz := s.l, s.lz
+// (x, y, z).
+func (s *hv4Sweep) above(x, y, z uint64) int {
+	l := s.l
 	lo, hi := 0, len(l)
 	if hi <= 64 {
 		// A scan of a short L costs less than the mispredicted branches of
 		// bisection; it stops at the first row below, almost always on z.
-		for lo < hi && (lz[lo] > z || lz[lo] == z && (l[lo].y > y || l[lo].y == y && l[lo].x >= x)) {
+		for lo < hi && l[lo].before(x, y, z) {
 			lo++
 		}
 		return lo
 	}
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
-		if e := &l[h]; lz[h] > z || lz[h] == z && (e.y > y || e.y == y && e.x >= x) {
+		if l[h].before(x, y, z) {
 			lo = h + 1
 		} else {
 			hi = h
@@ -164,101 +166,164 @@ func (s *hv4Sweep) above(x, y, z float64) int {
 	return lo
 }
 
+// b2i is 1 for true and 0 for false, which the compiler turns into a flag
+// read, so that selections built on it need no branch.
+func b2i(c bool) int {
+	if c {
+		return 1
+	}
+	return 0
+}
+
 // locate reports whether one row of L alone covers node p (then p is to be
 // dropped, as it is weakly dominated); otherwise it sets p's neighbours and
-// its place in L for measure and insert. L's order is decreasing
-// lexicographic (z, y, x), and a member equal to p comes before it, so that
-// it covers p.
-func (s *hv4Sweep) locate(p int32) bool { return s.find(p, true) }
-
-// place is locate for a node that is inserted without being measured: it
-// finds the same neighbours and place in L, or reports p covered, but
-// relinks nothing, as only measure walks the links it sets.
-func (s *hv4Sweep) place(p int32) bool { return s.find(p, false) }
-
-// find is locate, which also relinks (link), and place.
+// its place in L for measure and insert, as place does.
 //
-// Relinking rebuilds the part of the staircase of the rows above p that
-// p's rectangle sees, and finds p's neighbours on it: the left one, cl, is
-// the row with the largest x among those higher than p, the right one, cr,
-// the row with the largest y among those to the right of p. Only rows
-// inside the rectangle and rows that become cl or cr are linked in: a
-// row's neighbours, when it is linked, are of that kind too (a neighbour
-// higher than p with a larger x than cl would cover the row), and the rows
-// passed over lie left of cl or right of cr, where no walk goes, for good.
-func (s *hv4Sweep) find(p int32, link bool) bool {
-	nd, l := s.nd, s.l
+// It rebuilds, through the cl and cr links, the staircase that the rows
+// above p cast on the (x, y) plane at p's height, by relinking each of them
+// between its two neighbours in L's order (HV4D+'s restart); no row of L
+// hides another below it, so every row joins. It then walks the staircase
+// from the left, where x rises and y falls, to p's corner: the last step
+// higher than p is its left neighbour, the first one right of p its right
+// one, and p is covered if the first step at or right of p's x is at least
+// as high as p. The walk passes only the steps left of p, where a scan of L
+// would pass every row above p.
+func (s *hv4Sweep) locate(p int32) bool {
+	nd := s.nd
 	P := &nd[p]
-	px, py, pz := P.x, P.y, P.z
-	if link {
-		nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	px, py := P.x, P.y
+	end := s.above(math.Float64bits(px), math.Float64bits(py), math.Float64bits(P.z))
+	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	for _, e := range s.l[:end] {
+		q := e.id
+		Q := &nd[q]
+		Q.cl, Q.cr = Q.left, Q.right
+		nd[Q.left].cr = q
+		nd[Q.right].cl = q
 	}
+	cl, t := int32(hvLeft), nd[hvLeft].cr
+	for nd[t].x < px {
+		if nd[t].y > py {
+			cl = t
+		}
+		t = nd[t].cr
+	}
+	if nd[t].y >= py {
+		return true
+	}
+	for nd[t].x <= px { // a step at p's x, lower than p
+		t = nd[t].cr
+	}
+	P.left, P.right, s.pos = cl, t, end
+	return false
+}
+
+// place is locate without the relinking, for a node that is inserted
+// without being measured. L's order is decreasing lexicographic (z, y, x),
+// and a member equal to p comes before it, so that it covers p. p's left
+// neighbour is the row with the largest x among those higher than p, the
+// right one the row with the largest y among those to the right of p; both
+// are selected without branching, as which rows qualify is a coin toss on
+// most data.
+func (s *hv4Sweep) place(p int32) bool {
+	nd := s.nd
+	P := &nd[p]
+	px, py, pz := math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z)
 	cl, cr := int32(hvLeft), int32(hvRight)
-	clx, cry := 0.0, 0.0
+	var clx, cry uint64
+	covered := 0
 	end := s.above(px, py, pz)
-	for k := range l[:end] {
-		e := &l[k]
+	for _, e := range s.l[:end] {
 		x, y := e.x, e.y
-		switch {
-		case x >= px && y >= py:
-			return true
-		case y > py: // then x < px
-			if x < clx { // a tie in x is a row that covers cl
-				continue
-			}
-			cl, clx = e.id, x
-		case x > px: // then y < py
-			if y < cry {
-				continue
-			}
-			cr, cry = e.id, y
+		covered |= b2i(x >= px) & b2i(y >= py)
+		// A tie in x with the current cl is a lower row that covers it.
+		up := b2i(y > py) & b2i(x >= clx)
+		if up != 0 {
+			cl = e.id
 		}
-		if link {
-			q := e.id
-			Q := &nd[q]
-			Q.cl, Q.cr = Q.left, Q.right
-			nd[Q.left].cr, nd[Q.right].cl = q, q
+		if up != 0 {
+			clx = x
 		}
+		right := b2i(x > px) & b2i(y >= cry)
+		if right != 0 {
+			cr = e.id
+		}
+		if right != 0 {
+			cry = y
+		}
+	}
+	if covered != 0 {
+		return true
 	}
 	P.left, P.right, s.pos = cl, cr, end
 	return false
 }
 
 // measure returns the volume of the box of node p, just located, that no
-// box of L covers.
-func (s *hv4Sweep) measure(p int32) float64 {
-	nd, l, lz := s.nd, s.l, s.lz
+// box of L covers; with keep, it also inserts p into L as insert does, in
+// the same pass over the rows below p.
+func (s *hv4Sweep) measure(p int32, keep bool) float64 {
+	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py := P.x, P.y
-	cl, cr, k := P.left, P.right, s.pos
+	pxb := math.Float64bits(px)
+	cl, cr, pos := P.left, P.right, s.pos
+	clx, cry := math.Float64bits(nd[cl].x), math.Float64bits(nd[cr].y)
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
 	area, _ := s.openArea(cl, px, py)
 
-	// Sweep down: each lower row cuts into the area, and only rows that cut
-	// it are linked in; cl and cr stay the steps just outside the rectangle.
+	// Sweep down: each lower row that cuts into the area takes its part
+	// away, and only those rows are linked in; cl and cr stay the steps
+	// just outside the rectangle. A row right of the rectangle and lower
+	// than cr, or left of it and left of cl, changes nothing, neither the
+	// area nor its neighbours when p joins L (cr, or cl, is a nearer one),
+	// so it costs a test; the volume is added up only where the area
+	// changes. Rows are kept in L by moving each one slot down the array
+	// through hold, until a row is dropped and opens a slot.
 	vol, zPrev := 0.0, P.z
+	hold := hv4Entry{pxb, math.Float64bits(py), math.Float64bits(P.z), p}
+	w, k := pos, pos
 	for ; k < len(l); k++ {
-		x, y, z, q := l[k].x, l[k].y, lz[k], l[k].id
+		e := l[k]
+		// Only a row at or right of p's x and as high as cr, or one left
+		// of it and as far right as cl, changes anything. Rows inside the
+		// rectangle and rows that end the sweep are among them: cr (cl)
+		// is above such a row, right of p and lower than p (left and
+		// higher), so a row failing the test would lie under it in x and
+		// y, and L holds no row that one above it covers.
+		if gx := b2i(e.x >= pxb); gx&b2i(e.y >= cry)|(1-gx)&b2i(e.x >= clx) == 0 {
+			if keep {
+				l[w], hold = hold, e
+				w++
+			}
+			continue
+		}
+		x, y, z, q := math.Float64frombits(e.x), math.Float64frombits(e.y), math.Float64frombits(e.z), e.id
 		vol += area * (zPrev - z)
 		zPrev = z
+		Q := &nd[q]
 		switch {
 		case x >= px && y >= py:
-			// Below z nothing of the rectangle is uncovered.
+			// Below z nothing of the rectangle is uncovered. Unless the
+			// row is equal to p in x and y, and then p covers it, it also
+			// hides p from the staircase of every row below.
+			if keep {
+				s.settle(p, w, k, hold)
+			}
 			return max(vol, 0)
 		case x <= px && y <= py:
 			// Inside the rectangle, the row covers exactly its own
 			// exclusive area among the steps, which lie between its
-			// neighbours.
-			Q := &nd[q]
+			// neighbours. p covers it, so it leaves L.
 			lost, _ := s.openArea(Q.left, x, y)
 			area -= lost
 			Q.cl, Q.cr = Q.left, Q.right
 			nd[Q.left].cr, nd[Q.right].cl = q, q
-		case x > px: // y < py: a cut from below, if the row is above cr
-			if y < nd[cr].y {
+			if keep {
 				continue
 			}
+		case x > px: // y < py, y ≥ cr's: a cut from below
 			lost, right, h := 0.0, px, nd[cr].y
 			t := nd[cr].cl
 			for {
@@ -271,19 +336,29 @@ func (s *hv4Sweep) measure(p int32) float64 {
 				t = T.cl
 			}
 			area -= lost
-			nd[q].cl, nd[q].cr = t, cr
+			Q.cl, Q.cr = t, cr
 			nd[t].cr, nd[cr].cl = q, q
-			cr = q
-		default: // x < px, y > py: a cut from the left, if right of cl
-			if x < nd[cl].x {
-				continue
+			cr, cry = q, e.y
+			if L := &nd[Q.left]; keep && (px > L.x || px == L.x && py >= L.y) {
+				Q.left = p
 			}
+		default: // x < px, y > py, x ≥ cl's: a cut from the left
 			lost, t := s.openArea(cl, x, py)
 			area -= lost
-			nd[q].cl, nd[q].cr = cl, t
+			Q.cl, Q.cr = cl, t
 			nd[cl].cr, nd[t].cl = q, q
-			cl = q
+			cl, clx = q, e.x
+			if R := &nd[Q.right]; keep && (py > R.y || py == R.y && px >= R.x) {
+				Q.right = p
+			}
 		}
+		if keep {
+			l[w], hold = hold, e
+			w++
+		}
+	}
+	if keep {
+		s.settle(p, w, k, hold)
 	}
 	return max(vol+area*zPrev, 0)
 }
@@ -303,33 +378,36 @@ func (s *hv4Sweep) openArea(from int32, x, h float64) (float64, int32) {
 	return area + (x-left)*(h-nd[t].y), t
 }
 
-// insert puts p, located and not covered, into L, drops
-// the rows below it that it weakly dominates, and makes it the neighbour of
-// the rows below it whose staircase it joins. A neighbour equal to p in x
-// and y is below p, so this very pass drops it: p takes its place.
+// insert puts p, located and not covered, into L, drops the rows below it
+// that it weakly dominates, and makes it the neighbour of the rows below it
+// whose staircase it joins.
 func (s *hv4Sweep) insert(p int32) {
-	nd := s.nd
+	P := &s.nd[p]
+	hold := hv4Entry{math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z), p}
+	s.settle(p, s.pos, s.pos, hold)
+}
+
+// settle is insert from member k of L on, the members before w being in
+// place and hold the next one to store; through hold each kept member moves
+// one slot down the array until a dropped one opens a slot. A neighbour
+// equal to p in x and y is below p, so this very pass drops it: p takes its
+// place.
+func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
+	nd, l := s.nd, s.l
 	P := &nd[p]
 	px, py := P.x, P.y
-	// The arrays have room for every row, so inserting is a shift by one;
-	// done by hand, as slices.Insert costs as much again at this size.
-	pos, n := s.pos, len(s.l)
-	l, lz := s.l[:n+1], s.lz[:n+1]
-	copy(l[pos+1:], l[pos:n])
-	copy(lz[pos+1:], lz[pos:n])
-	l[pos], lz[pos] = hv4Entry{px, py, p}, P.z
-	w, k := pos+1, pos+1
-	for ; k <= n; k++ {
+	for ; k < len(l); k++ {
 		e := l[k]
-		if px >= e.x && py >= e.y {
+		x, y := math.Float64frombits(e.x), math.Float64frombits(e.y)
+		if px >= x && py >= y {
 			continue // dropped
 		}
-		if e.x >= px && e.y >= py {
+		if x >= px && y >= py {
 			// This row hides p from the staircase of every row below it.
 			break
 		}
 		Q := &nd[e.id]
-		if px < e.x { // py > y
+		if px < x { // py > y
 			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
 				Q.left = p
 			}
@@ -338,13 +416,22 @@ func (s *hv4Sweep) insert(p int32) {
 				Q.right = p
 			}
 		}
-		l[w], lz[w] = e, lz[k]
+		l[w], hold = hold, e
 		w++
 	}
-	if w < k {
-		copy(l[w:], l[k:])
-		copy(lz[w:], lz[k:])
-		l, lz = l[:w+n+1-k], lz[:w+n+1-k]
+	n := len(l)
+	if w == k {
+		// Nothing was dropped: the rest moves one slot down.
+		l = l[:n+1]
+		copy(l[k+1:], l[k:n])
+		l[k] = hold
+		s.l = l
+		return
 	}
-	s.l, s.lz = l, lz
+	l[w] = hold
+	if w++; w < k {
+		copy(l[w:], l[k:])
+		l = l[:n-(k-w)]
+	}
+	s.l = l
 }

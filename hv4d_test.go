@@ -27,6 +27,11 @@ func TestHV4DByHand(t *testing.T) {
 		// The second row covers [0,1]×[0,3]×[0,1]×[0,3] = 9, of which the
 		// first row's 3·1·1·1 box holds the part with x, z, w ≤ 1, y ≤ 1.
 		{"rows crossing in two axes", []float64{3, 1, 1, 1, 1, 3, 1, 3}, 3 + 9 - 1},
+		// The second row enters above the first with the same x and y, so
+		// the first leaves L as the second is measured: 2·2·1·2 + 2·2·3·1
+		// − 2·2·1·1. The third sticks out of both by x in (2, 3] only:
+		// 1·1·2·0.5.
+		{"a lower row equal in x and y leaves L", []float64{2, 2, 1, 2, 2, 2, 3, 1, 3, 1, 2, 0.5}, 8 + 12 - 4 + 1},
 		{"no rows", nil, 0},
 	}
 	for _, tt := range tests {

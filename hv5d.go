@@ -176,7 +176,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	// Only a clipped row equal to p's box could cover it, that is a row ≥ i
 	// in x, y and z, and that returned above.
 	s.locate(p)
-	c := s.measure(p)
+	c := s.measure(p, false)
 	w := pw
 	for _, j := range byW[pos:] {
 		q := pts[5*j : 5*j+4]
@@ -193,8 +193,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 			top[k] = q[k]
 		}
 		if q := clip(j); !s.locate(q) {
-			c -= s.measure(q)
-			s.insert(q)
+			c -= s.measure(q, true)
 		}
 	}
 	return max(vol+c*w, 0), false

@@ -1,0 +1,158 @@
+package spica
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestHV4DSweepStepByStep drives the HV4D+ sweep one row at a time, as
+// hv4d does, on rows drawn from three values per column, so that rows tie
+// with each other in x and y at other heights, in z, or entirely, and
+// checks every step against brute force over the members of L:
+//
+//   - locate reports p covered exactly when one member is at least p in
+//     x, y and z, and otherwise finds p's place (the members with a larger
+//     or equal (z, y, x)) and its neighbours: the member before p with the
+//     largest x among those with y > py, the later one on a tie in x, and
+//     the one with the largest y among those with x > px;
+//   - measure returns the exclusive three-column volume of p against L,
+//     by the grid oracle (exact: every coordinate is an integer);
+//   - the L that measure leaves, inserting p, is the three-column front of
+//     the old L and p, in decreasing (z, y, x) order, and each member's
+//     stored neighbours are its neighbours among the members before it.
+//
+// place is checked against locate on the same L.
+func TestHV4DSweepStepByStep(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 24).Draw(t, "n")
+		pts := make([]float64, 4*n)
+		for i := range pts {
+			pts[i] = float64(rapid.IntRange(1, 3).Draw(t, "e"))
+		}
+		var s hv4Sweep
+		s.reset(n)
+		for i := range n {
+			s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+		}
+		for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
+			p := int32(i + 2)
+			P := s.nd[p]
+			members := sweepMembers(&s)
+
+			wantCovered := false
+			for _, q := range members {
+				wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
+			}
+			covered := s.place(p)
+			placed := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}
+			if got := s.locate(p); got != wantCovered || covered != wantCovered {
+				t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
+			}
+			if wantCovered {
+				continue
+			}
+			pos, left, right := bruteNeighbours(&s, members, P)
+			if got := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
+				t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
+			}
+
+			before := make([]float64, 0, 3*len(members)+3)
+			for _, q := range members {
+				before = append(before, q.x, q.y, q.z)
+			}
+			after := append(before[:len(before):len(before)], P.x, P.y, P.z)
+			want := oracleOfExtents(after, 3) - oracleOfExtents(before, 3)
+			if got := s.measure(p, true); got != want {
+				t.Fatalf("row %d: measure = %v, want %v", i, got, want)
+			}
+			checkSweepL(t, &s, append(members, hv4Node{x: P.x, y: P.y, z: P.z}))
+		}
+	})
+}
+
+// sweepMembers returns the nodes of L's members, in L's order.
+func sweepMembers(s *hv4Sweep) []hv4Node {
+	out := make([]hv4Node, len(s.l))
+	for k, e := range s.l {
+		out[k] = s.nd[e.id]
+	}
+	return out
+}
+
+// lexBefore reports whether a comes before b in L: a larger or equal
+// (z, y, x).
+func lexBefore(a, b hv4Node) bool {
+	switch {
+	case a.z != b.z:
+		return a.z > b.z
+	case a.y != b.y:
+		return a.y > b.y
+	}
+	return a.x >= b.x
+}
+
+// bruteNeighbours returns where a node p goes in L and its neighbours
+// among the members before it, as node indices (the sentinels when there
+// is none), by brute force.
+func bruteNeighbours(s *hv4Sweep, members []hv4Node, p hv4Node) (pos, left, right int) {
+	left, right = hvLeft, hvRight
+	lx, ry := math.Inf(-1), math.Inf(-1)
+	for k, q := range members {
+		if !lexBefore(q, p) {
+			break
+		}
+		pos = k + 1
+		if q.y > p.y && q.x >= lx {
+			left, lx = int(s.l[k].id), q.x
+		}
+		if q.x > p.x && q.y >= ry {
+			right, ry = int(s.l[k].id), q.y
+		}
+	}
+	return pos, left, right
+}
+
+// checkSweepL checks L against the rows that entered it, by brute force
+// (no two of them equal, as locate turns a copy away): its members are
+// their three-column front, in
+// decreasing (z, y, x) order, each knowing its neighbours among the members
+// before it.
+func checkSweepL(t *rapid.T, s *hv4Sweep, entered []hv4Node) {
+	var front []hv4Node
+	for i, p := range entered {
+		keep := true
+		for j, q := range entered {
+			if i != j && q.x >= p.x && q.y >= p.y && q.z >= p.z {
+				keep = false
+			}
+		}
+		if keep {
+			front = append(front, p)
+		}
+	}
+	members := sweepMembers(s)
+	if len(members) != len(front) {
+		t.Fatalf("L has %d members, the front of the rows entered %d", len(members), len(front))
+	}
+	for k, q := range members {
+		if k > 0 && !lexBefore(members[k-1], q) {
+			t.Fatalf("L out of order at %d: %v before %v", k, members[k-1], q)
+		}
+		found := false
+		for _, f := range front {
+			found = found || f.x == q.x && f.y == q.y && f.z == q.z
+		}
+		if !found {
+			t.Fatalf("L holds %v, which is not on the front", q)
+		}
+		if e := s.l[k]; math.Float64frombits(e.x) != q.x || math.Float64frombits(e.y) != q.y || math.Float64frombits(e.z) != q.z {
+			t.Fatalf("L entry %d holds (%v, %v, %v), its node %v", k, math.Float64frombits(e.x), math.Float64frombits(e.y), math.Float64frombits(e.z), q)
+		}
+		_, left, right := bruteNeighbours(s, members[:k], q)
+		if int(q.left) != left || int(q.right) != right {
+			t.Fatalf("member %d %v: neighbours (%d, %d), want (%d, %d)", k, q, q.left, q.right, left, right)
+		}
+	}
+}
