@@ -42,13 +42,14 @@ func hv5d(pts []float64) float64 {
 		}
 		vol += c * pts[5*i+4]
 		p := pts[5*i : 5*i+3]
-		dropped := false
+		dropped := 0 // the tests below set flags rather than branch
 		for _, j := range byW[pos:] {
-			if q := pts[5*j : 5*j+3]; q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
-				gone[j], dropped = true, true
-			}
+			q := pts[5*j : 5*j+3 : 5*j+3]
+			d := oneIf(q[0] <= p[0]) & oneIf(q[1] <= p[1]) & oneIf(q[2] <= p[2])
+			gone[j] = d != 0
+			dropped |= d
 		}
-		if dropped {
+		if dropped != 0 {
 			byW = slices.DeleteFunc(byW, func(j int) bool { return gone[j] })
 		}
 		byW = slices.Insert(byW, pos, i)
@@ -148,13 +149,16 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 			}
 		}
 	}
-	kept := rest[:0]
+	// Every row is clipped and written, and counted when kept: no branch
+	// for the data to mispredict.
+	n := 0
 	for _, j := range rest {
-		if q := pts[5*j : 5*j+3]; !(q[0] <= top[0] || q[1] <= top[1] || q[2] <= top[2]) {
-			clip(j)
-			kept = append(kept, j)
-		}
+		q := pts[5*j : 5*j+3 : 5*j+3]
+		clip(j)
+		rest[n] = j
+		n += oneIf(q[0] > top[0]) & oneIf(q[1] > top[1]) & oneIf(q[2] > top[2])
 	}
+	kept := rest[:n]
 	slices.SortFunc(kept, func(a, b int) int {
 		p, q := &nd[a+2], &nd[b+2]
 		switch {
@@ -186,7 +190,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		if k == 3 {
 			return max(vol, 0), false // nothing of the box is left below
 		}
-		if q[0] <= top[0] || q[1] <= top[1] || q[2] <= top[2] {
+		if oneIf(q[0] <= top[0])|oneIf(q[1] <= top[1])|oneIf(q[2] <= top[2]) != 0 {
 			continue
 		}
 		if k >= 0 {
@@ -202,17 +206,13 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 // shortColumn tells how a row q compares with a box corner (px, py, pz) in its
 // first three columns: 3 when q is no worse in all three, c when it is no
 // worse in the two other than c and worse in c, and -1 otherwise.
+//
+// The three comparisons index a table rather than branch: sweeps ask this
+// of every row of the prefix, with answers that data mispredicts.
 func shortColumn(q []float64, px, py, pz float64) int {
-	gx, gy, gz := q[0] >= px, q[1] >= py, q[2] >= pz
-	switch {
-	case gx && gy && gz:
-		return 3
-	case gy && gz:
-		return 0
-	case gx && gz:
-		return 1
-	case gx && gy:
-		return 2
-	}
-	return -1
+	return int(shortColumns[oneIf(q[0] >= px)|oneIf(q[1] >= py)<<1|oneIf(q[2] >= pz)<<2])
 }
+
+// shortColumns is shortColumn by the bits x, y and z of the columns in
+// which q is no worse: all three give 3, two the third's column, fewer -1.
+var shortColumns = [8]int8{-1, -1, -1, 2, -1, 1, 0, 3}
