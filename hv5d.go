@@ -1,7 +1,7 @@
 package spica
 
 import (
-	"cmp"
+	"math"
 	"slices"
 )
 
@@ -61,7 +61,49 @@ func hv5d(pts []float64) float64 {
 // sets aside.
 type hv5Sweep struct {
 	hv4Sweep
-	rows []int
+	rows      []int
+	recs, buf []ndRec // sortL's
+}
+
+// sortL sorts rows, whose clipped nodes are set, into L's order: z, y and x
+// descending. It radix-sorts the bits of z and then, within each run of
+// equal z (common, since rows clip to the box), those of y and of x: a
+// comparison sort would mispredict about one branch a comparison. The bits
+// of a positive float rise with it, so their complement orders it down.
+func (s *hv5Sweep) sortL(rows []int) {
+	recs := s.recs[:0]
+	for _, j := range rows {
+		recs = append(recs, ndRec{^math.Float64bits(s.nd[j+2].z), uint64(j)})
+	}
+	if cap(s.buf) < len(recs) {
+		s.buf = make([]ndRec, len(recs))
+	}
+	s.sortRun(recs, 0)
+	for k, r := range recs {
+		rows[k] = int(r.aux)
+	}
+	s.recs = recs
+}
+
+// sortRun sorts recs by key, and each run of equal keys by the next
+// coordinate of L's order: y after z (level 0), x after y.
+func (s *hv5Sweep) sortRun(recs []ndRec, level int) {
+	radixSort(recs, s.buf[:len(recs)], false)
+	if level == 2 {
+		return
+	}
+	for i := 0; i < len(recs); {
+		j := keyRunEnd(recs, i)
+		if j-i > 1 {
+			run := recs[i:j]
+			for k, r := range run {
+				n := &s.nd[r.aux+2]
+				run[k].key = ^math.Float64bits([2]float64{n.y, n.x}[level])
+			}
+			s.sortRun(run, level+1)
+		}
+		i = j
+	}
 }
 
 // rowPosition returns where row i of a five-column extent matrix goes in
@@ -159,16 +201,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		n += oneIf(q[0] > top[0]) & oneIf(q[1] > top[1]) & oneIf(q[2] > top[2])
 	}
 	kept := rest[:n]
-	slices.SortFunc(kept, func(a, b int) int {
-		p, q := &nd[a+2], &nd[b+2]
-		switch {
-		case p.z != q.z:
-			return cmp.Compare(q.z, p.z)
-		case p.y != q.y:
-			return cmp.Compare(q.y, p.y)
-		}
-		return cmp.Compare(q.x, p.x)
-	})
+	s.sortL(kept)
 	for _, j := range kept {
 		if q := int32(j + 2); !s.place(q) {
 			s.insert(q)
