@@ -303,20 +303,12 @@ func stepsAtMost(steps []stairStep, k uint64) int {
 	return j + 1 - int(above)
 }
 
-// stepsBelow returns how many steps have k1 < k, as stepsAtMost does.
+// stepsBelow returns how many steps have k1 < k: those with k1 ≤ k − 1.
 func stepsBelow(steps []stairStep, k uint64) int {
-	if len(steps) == 0 {
+	if k == 0 {
 		return 0
 	}
-	j, n := 0, len(steps)
-	for n > 1 {
-		half := n >> 1
-		_, below := bits.Sub64(steps[j+half].k1, k, 0)
-		j += half & -int(below)
-		n -= half
-	}
-	_, below := bits.Sub64(steps[j].k1, k, 0)
-	return j + int(below)
+	return stepsAtMost(steps, k-1)
 }
 
 // insert adds p, which no step dominates, and drops the steps p dominates:

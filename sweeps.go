@@ -162,13 +162,11 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 // maximized column, and so gives up (nil) on a NaN, an infinite first value
 // or a range that overflows, for the sorting path front2.
 //
-// The range of the first column is cut into 2n equal buckets. A row is
-// dominated by a row of an earlier bucket iff the least second value of the
-// earlier buckets is no greater than its own, and otherwise only a row of
-// its own bucket can dominate it. A row's bucket is (value − least value)
-// scaled to the bucket count and truncated; every step of that is monotone,
-// so an earlier bucket holds only smaller first values and equal values
-// share a bucket.
+// The range of the first column is cut into 2n equal buckets (rangeCut),
+// so an earlier bucket holds only smaller first values. A row is dominated
+// by a row of an earlier bucket iff the least second value of the earlier
+// buckets is no greater than its own, and otherwise only a row of its own
+// bucket can dominate it.
 //
 // On values that spread over their range a bucket holds a row or two, which
 // are compared with each other, and the cost is four passes over the rows.
@@ -197,13 +195,11 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 			hi = v0
 		}
 	}
-	span := hi - lo
-	if !(span <= math.MaxFloat64) { // an infinity, or a range that overflows
+	buckets := 2 * n
+	cut, ok := cutRange(lo, hi, buckets)
+	if !ok {
 		return nil
 	}
-	buckets := 2 * n
-	scale := float64(buckets) / span // +Inf when every value is equal: all go last
-	last := float64(buckets - 1)
 	// Per bucket: its list of rows (1 + row, 0 ending a list) and the row
 	// with its least second value (1 + row, 0 for none); per row: its
 	// bucket, or settled once its bucket was swept, and the next row of its
@@ -212,10 +208,7 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 	head, least, of, next := links[:buckets], links[buckets:2*buckets], links[2*buckets:2*buckets+n], links[2*buckets+n:2*buckets+2*n]
 	for r := range next {
 		row := values[2*r : 2*r+2 : 2*r+2]
-		b := buckets - 1
-		if x := (s0*row[0] - lo) * scale; x < last {
-			b = int(x)
-		}
+		b := cut.bucket(s0 * row[0])
 		of[r], next[r], head[b] = uint16(b), head[b], uint16(r+1)
 		if l := least[b]; l == 0 || s1*row[1] < s1*values[2*l-1] {
 			least[b] = uint16(r + 1)
@@ -279,6 +272,34 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 		front = append(front, r)
 	}
 	return front
+}
+
+// rangeCut cuts a range of values into equal buckets, for front2Small and
+// front3Buckets. A value's bucket is (value − least value) scaled to the
+// bucket count and truncated; every step of that is monotone, so an earlier
+// bucket holds only smaller values and equal values share a bucket.
+type rangeCut struct {
+	lo, scale, last float64
+	buckets         int
+}
+
+// cutRange cuts [lo, hi] into buckets, or reports false when the range is
+// infinite or overflows. When lo = hi the scale is +Inf and every value
+// goes to the last bucket.
+func cutRange(lo, hi float64, buckets int) (rangeCut, bool) {
+	span := hi - lo
+	if !(span <= math.MaxFloat64) {
+		return rangeCut{}, false
+	}
+	return rangeCut{lo, float64(buckets) / span, float64(buckets - 1), buckets}, true
+}
+
+// bucket returns v's bucket, the last for NaN and for v at the top.
+func (c rangeCut) bucket(v float64) int {
+	if x := (v - c.lo) * c.scale; x < c.last {
+		return int(x)
+	}
+	return c.buckets - 1
 }
 
 // settled marks, in front2Small, a row whose bucket was swept.
@@ -555,20 +576,15 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 		lo, hi = min(lo, v0), max(hi, v0)
 	}
 	cand = cand[:m]
-	span := hi - lo
-	if !(span <= math.MaxFloat64) { // an infinity, or a range that overflows
+	buckets := 2 * m
+	cut, ok := cutRange(lo, hi, buckets)
+	if !ok {
 		return nil
 	}
-	buckets := 2 * m
-	bucketScale := float64(buckets) / span // +Inf when every value is equal: all go last
-	last := float64(buckets - 1)
 	links := make([]uint16, buckets+m) // 1 + candidate; 0 ends a list
 	head, next := links[:buckets], links[buckets:]
 	for i, r := range cand {
-		b := buckets - 1
-		if x := (sign[0]*values[3*int(r)] - lo) * bucketScale; x < last {
-			b = int(x)
-		}
+		b := cut.bucket(sign[0] * values[3*int(r)])
 		next[i], head[b] = head[b], uint16(i+1)
 	}
 	kept := make([]uint64, (n+63)/64)
