@@ -110,15 +110,6 @@ func sortKeys(a, buf []uint64) {
 	}
 }
 
-// oneIf is 1 if b holds and 0 if not, which the compiler makes a flag
-// read (SETcc), not a branch.
-func oneIf(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // contrib3Scratch is the memory of one contributions3Small call, pooled:
 // on a front of tens of rows, allocating it each time costs as much as the
 // sweep.

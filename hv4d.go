@@ -166,15 +166,6 @@ func (s *hv4Sweep) above(x, y, z uint64) int {
 	return lo
 }
 
-// b2i is 1 for true and 0 for false, which the compiler turns into a flag
-// read, so that selections built on it need no branch.
-func b2i(c bool) int {
-	if c {
-		return 1
-	}
-	return 0
-}
-
 // locate reports whether one row of L alone covers node p (then p is to be
 // dropped, as it is weakly dominated); otherwise it sets p's neighbours and
 // its place in L for measure and insert, as place does.
@@ -235,16 +226,16 @@ func (s *hv4Sweep) place(p int32) bool {
 	end := s.above(px, py, pz)
 	for _, e := range s.l[:end] {
 		x, y := e.x, e.y
-		covered |= b2i(x >= px) & b2i(y >= py)
+		covered |= oneIf(x >= px) & oneIf(y >= py)
 		// A tie in x with the current cl is a lower row that covers it.
-		up := b2i(y > py) & b2i(x >= clx)
+		up := oneIf(y > py) & oneIf(x >= clx)
 		if up != 0 {
 			cl = e.id
 		}
 		if up != 0 {
 			clx = x
 		}
-		right := b2i(x > px) & b2i(y >= cry)
+		right := oneIf(x > px) & oneIf(y >= cry)
 		if right != 0 {
 			cr = e.id
 		}
@@ -292,7 +283,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 		// is above such a row, right of p and lower than p (left and
 		// higher), so a row failing the test would lie under it in x and
 		// y, and L holds no row that one above it covers.
-		if gx := b2i(e.x >= pxb); gx&b2i(e.y >= cry)|(1-gx)&b2i(e.x >= clx) == 0 {
+		if gx := oneIf(e.x >= pxb); gx&oneIf(e.y >= cry)|(1-gx)&oneIf(e.x >= clx) == 0 {
 			if keep {
 				l[w], hold = hold, e
 				w++
