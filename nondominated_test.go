@@ -344,8 +344,8 @@ func TestBucketFrontsMatchOracle(t *testing.T) {
 		pools := [][]float64{nil, later.Draw(t, "seconds"), later.Draw(t, "thirds")}
 		values := make([]float64, dims*n)
 		for r := range n {
-			c := rapid.SampledFrom(centers).Draw(t, "center")
-			values[dims*r] = c + float64(rapid.IntRange(0, 3).Draw(t, "offset"))*step
+			center := rapid.SampledFrom(centers).Draw(t, "center")
+			values[dims*r] = center + float64(rapid.IntRange(0, 3).Draw(t, "offset"))*step
 			for c := 1; c < dims; c++ {
 				values[dims*r+c] = rapid.SampledFrom(pools[c]).Draw(t, "later")
 			}
