@@ -49,11 +49,14 @@ func hv4d(pts []float64) float64 {
 // decreasing extent in column cols[0], ties by decreasing extent in the
 // columns cols[1:] in turn, and then by row, so that sums formed in this
 // order do not depend on the order of the input (only equal rows tie). A
-// radix sort on the first column does most of the work, also on a few rows,
-// where it is one pass into a few buckets; the comparison sort only sees
-// runs of ties, which continuous data hardly has.
+// radix sort on the first column does most of the work, or on at most
+// extentKeysMax rows sortKeys (see extentKeys); the comparison sort only
+// sees runs of ties, which continuous data hardly has.
 func extentOrder(pts []float64, dims int, cols ...int) []int {
 	m := len(pts) / dims
+	if m <= extentKeysMax {
+		return extentKeys(pts, dims, cols)
+	}
 	recs := make([]ndRec, 2*m)
 	for i := range m {
 		// For positive floats the bit pattern orders like the value; its
@@ -66,9 +69,49 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 	for i, r := range sorted {
 		order[i] = int(r.aux)
 	}
-	for i := 0; i < m; {
+	sortExtentTies(order, pts, dims, cols)
+	return order
+}
+
+// extentKeysMax is the number of rows up to which extentOrder sorts with
+// sortKeys: on the fronts of tens of rows that most calls measure, its
+// buckets cost about a third of the radix sort's count arrays.
+const extentKeysMax = 512
+
+// extentKeys is extentOrder for at most extentKeysMax rows. A key is the
+// top 48 bits of the complement of the first column's bits over the row,
+// so that sortKeys orders plain integers; rows that agree in those bits are
+// then put in order by their exact extents, by insertion, in time linear in
+// the keys that move.
+func extentKeys(pts []float64, dims int, cols []int) []int {
+	m := len(pts) / dims
+	const index = 1<<16 - 1
+	keys := make([]uint64, 2*m)
+	for i := range m {
+		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^index | uint64(i)
+	}
+	sortKeys(keys[:m], keys[m:])
+	order := make([]int, m)
+	for k := range m {
+		i := int(keys[k] & index)
+		j := k
+		if k > 0 && (keys[k]^keys[k-1])&^index == 0 {
+			for v := pts[dims*i+cols[0]]; j > 0 && pts[dims*order[j-1]+cols[0]] < v; j-- {
+				order[j] = order[j-1]
+			}
+		}
+		order[j] = i
+	}
+	sortExtentTies(order, pts, dims, cols)
+	return order
+}
+
+// sortExtentTies sorts each run of rows of order with equal extents in
+// column cols[0] by decreasing extent in cols[1:] in turn, then by row.
+func sortExtentTies(order []int, pts []float64, dims int, cols []int) {
+	for i := 0; i < len(order); {
 		j := i + 1
-		for j < m && sorted[j].key == sorted[i].key {
+		for j < len(order) && pts[dims*order[j]+cols[0]] == pts[dims*order[i]+cols[0]] {
 			j++
 		}
 		if j-i > 1 {
@@ -86,7 +129,6 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 		}
 		i = j
 	}
-	return order
 }
 
 // hv4Node is a row of the sweep: its first three extents and its staircase
