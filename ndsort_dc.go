@@ -476,26 +476,27 @@ func selectKey(vals []uint64, r int) uint64 {
 // split reorders S stably into its low rows then its high rows by c and
 // returns the number of low rows.
 func (s *dcSorter) split(S []int32, c dcCut, k int) int {
-	return s.partition(S, func(i int32) bool {
+	atLow := oneIf(c.atLow)
+	return s.partition(S, func(i int32) int {
 		v := s.key(i, k)
-		return v < c.t || (v == c.t && c.atLow)
+		return oneIf(v < c.t) | oneIf(v == c.t)&atLow
 	})
 }
 
-// partition reorders S stably into the rows for which first holds then the
-// others, and returns the number of the former.
-func (s *dcSorter) partition(S []int32, first func(int32) bool) int {
-	n := 0
-	rest := s.scratch[:0]
+// partition reorders S stably into the rows for which first is 1 then the
+// others (first 0), and returns the number of the former. Every row is
+// written to both sides and counted on one: the split keys are a coin toss
+// to branch on.
+func (s *dcSorter) partition(S []int32, first func(int32) int) int {
+	n, m := 0, 0
+	rest := s.scratch[:len(S)]
 	for _, i := range S {
-		if first(i) {
-			S[n] = i
-			n++
-		} else {
-			rest = append(rest, i)
-		}
+		f := first(i)
+		S[n], rest[m] = i, i // S[n] is read already: n never passes i's place
+		n += f
+		m += 1 - f
 	}
-	copy(S[n:], rest)
+	copy(S[n:], rest[:m])
 	return n
 }
 
@@ -518,7 +519,7 @@ func (s *dcSorter) idle(L, H []int32, bottom, top int) int {
 // keepRanks reorders S stably into the rows whose layer is in [lo, hi] then
 // the others, and returns the number of the former.
 func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
-	return s.partition(S, func(i int32) bool { r := s.rank[i]; return r >= lo && r <= hi })
+	return s.partition(S, func(i int32) int { r := s.rank[i]; return oneIf(r >= lo) & oneIf(r <= hi) })
 }
 
 // dcFilter sets when helperB sets rows aside by layer: when at least one
@@ -533,13 +534,12 @@ func (s *dcSorter) merge(S []int32, cut int) {
 	b := S[cut:]
 	i, j, o := 0, 0, 0
 	for i < len(a) && j < len(b) {
-		if a[i] < b[j] {
-			S[o] = a[i]
-			i++
-		} else {
-			S[o] = b[j]
-			j++
-		}
+		// Which half gives the next row is a coin toss: select it by mask.
+		x, y := a[i], b[j]
+		t := oneIf(x < y)
+		S[o] = y ^ (x^y)&-int32(t)
+		i += t
+		j += 1 - t
 		o++
 	}
 	copy(S[o:], a[i:])
