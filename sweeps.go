@@ -504,13 +504,16 @@ func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
 // thousand rows, in ascending row order, or nil when it does not apply: the
 // sweep of front3Small, in an order that buckets give without a sort of
 // the pool. Like front2Small it works on the values, negated in maximized
-// columns, gives up (nil) on a NaN, an infinity in the first column or a
-// range that overflows, and cuts the first column's range into 2n equal
-// buckets, so that an earlier bucket holds only smaller first values.
+// columns. It gives up (nil) on a NaN or a row holding both infinities (its
+// sum is NaN), and on an infinite first value or a range that overflows
+// among the rows the pre-filter keeps.
 //
-// The buckets are read in order and the rows of each are sorted
+// A knee pre-filter comes first: the rows that the knee, the row so far of
+// least scaled sum, does not dominate are candidates, and those seen before
+// the last knee meet it again. The candidates' first-column range is cut
+// into 2m equal buckets (rangeCut), read in order, the rows of each sorted
 // lexicographically on the way (insertion sort; slices.SortFunc when more
-// than a few), which puts the whole pool in lexicographic order. Each row
+// than a few), which puts the candidates in lexicographic order. Each row
 // is tested first against the last row found to dominate another: on data
 // with a small front a few rows dominate most of the pool, and the test
 // spares the bisection of the staircase.
