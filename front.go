@@ -121,21 +121,24 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		return []int{}
 	}
 	flip := keyFlips(maximize)
-	switch dims {
-	case 1:
+	if dims == 1 {
 		return minKeyRows(values, flip[0])
-	case 2:
-		if n <= min(t.bucketMax, 1<<14) {
-			if rows := front2Small(values, n, flip, t.crowd); rows != nil {
-				return rows
-			}
-		}
-		return ascendingRows(front2(values, n, flip, t), n)
 	}
-	if dims == 3 && n <= min(t.bucketMax, 1<<14) {
-		if rows := front3Buckets(values, n, flip); rows != nil {
+	// Buckets index rows and buckets in 16 bits: 2n of them must fit.
+	if n <= min(t.bucketMax, 1<<14) {
+		var rows []int // nil when the bucket path does not apply
+		switch dims {
+		case 2:
+			rows = front2Small(values, n, flip, t.crowd)
+		case 3:
+			rows = front3Buckets(values, n, flip)
+		}
+		if rows != nil {
 			return rows
 		}
+	}
+	if dims == 2 {
+		return ascendingRows(front2(values, n, flip, t), n)
 	}
 	_, keep, rows := frontMarks(values, n, dims, flip, t)
 	if rows == nil {

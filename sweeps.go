@@ -557,7 +557,7 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 			return nil
 		}
 		v0, v1, v2 := sign[0]*v[0], sign[1]*v[1], sign[2]*v[2]
-		if len(cand) > 0 && knee[0] <= v0 && knee[1] <= v1 && knee[2] <= v2 && (knee[0] < v0 || knee[1] < v1 || knee[2] < v2) {
+		if len(cand) > 0 && dominates3(&knee, v0, v1, v2) {
 			continue
 		}
 		cand = append(cand, uint16(r))
@@ -571,7 +571,7 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 	m := 0
 	for i, r := range cand {
 		v0, v1, v2 := row(int(r))
-		if i < stale-1 && knee[0] <= v0 && knee[1] <= v1 && knee[2] <= v2 && (knee[0] < v0 || knee[1] < v1 || knee[2] < v2) {
+		if i < stale-1 && dominates3(&knee, v0, v1, v2) {
 			continue
 		}
 		cand[m] = r
@@ -599,11 +599,7 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 		}
 		if next[h-1] == 0 { // the common case: a bucket of one row
 			r := int(cand[h-1])
-			y, z := sign[1]*values[3*r+1], sign[2]*values[3*r+2]
-			if st.haveCached && st.cached.y <= y && st.cached.z <= z {
-				continue // covers, inlined for the common case
-			}
-			if !st.covers(y, z) {
+			if !st.covers(sign[1]*values[3*r+1], sign[2]*values[3*r+2]) {
 				kept[r>>6] |= 1 << (r & 63)
 			}
 			continue
@@ -629,6 +625,11 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 		}
 	}
 	return setRows(kept)
+}
+
+// dominates3 reports whether the signed row p dominates (v0, v1, v2).
+func dominates3(p *[3]float64, v0, v1, v2 float64) bool {
+	return p[0] <= v0 && p[1] <= v1 && p[2] <= v2 && (p[0] < v0 || p[1] < v1 || p[2] < v2)
 }
 
 // row3 is a row of front3Buckets: its signed values and its index.
@@ -680,11 +681,17 @@ type stairs3 struct {
 
 // covers reports whether a row swept now, with last values y and z, is
 // dominated: whether some earlier distinct row is no worse in both. When it
-// is not, the row becomes a step.
+// is not, the row becomes a step. The test against the cached step is all
+// most rows need on data with a small front, and small enough to inline.
 func (s *stairs3) covers(y, z float64) bool {
 	if s.haveCached && s.cached.y <= y && s.cached.z <= z {
 		return true
 	}
+	return s.search(y, z)
+}
+
+// search is covers past the cached step.
+func (s *stairs3) search(y, z float64) bool {
 	// Of the steps with y' ≤ y, the last, before p, has the least z.
 	lo, hi := 0, len(s.steps)
 	for lo < hi {
