@@ -16,8 +16,8 @@ import (
 // contrib3SmallIndex+1 rows, whatever its value.
 var contributions3SmallMax = 512
 
-// contrib3SmallIndex masks the row index contributions3Small packs into the
-// low bits of a sort key.
+// contrib3SmallIndex masks the row index packed into the low bits of a sort
+// key, by contributions3Small and extentKeys (see sortKeysByValue).
 const contrib3SmallIndex = 1<<16 - 1
 
 // contrib3Row is a row of contributions3Small: its oriented coordinates,
@@ -110,6 +110,27 @@ func sortKeys(a, buf []uint64) {
 	}
 }
 
+// sortKeysByValue sorts keys into decreasing value: each key is the top bits
+// of an order-preserving image of a row's value, reversed, over the row in
+// its low contrib3SmallIndex bits. sortKeys orders the packed integers, and
+// rows that agree in the bits sorted on are then put right by their exact
+// values (value(row)), by insertion, in time linear in the keys that move.
+// Rows of equal value keep the order of their rows.
+func sortKeysByValue(keys, buf []uint64, value func(row int) float64) {
+	sortKeys(keys, buf)
+	for k := 1; k < len(keys); k++ {
+		if (keys[k]^keys[k-1])&^contrib3SmallIndex != 0 {
+			continue // apart in the bits sorted on, so in order
+		}
+		e, v := keys[k], value(int(keys[k]&contrib3SmallIndex))
+		j := k
+		for ; j > 0 && value(int(keys[j-1]&contrib3SmallIndex)) < v; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = e
+	}
+}
+
 // contrib3Scratch is the memory of one contributions3Small call, pooled:
 // on a front of tens of rows, allocating it each time costs as much as the
 // sweep.
@@ -171,18 +192,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 			keys = append(keys, fastKey(z, ^uint64(0))&^contrib3SmallIndex|uint64(i))
 		}
 	}
-	sortKeys(keys, sc.keys[n:])
-	for k := 1; k < len(keys); k++ {
-		if (keys[k]^keys[k-1])&^contrib3SmallIndex != 0 {
-			continue // apart in the bits sorted on, so in order
-		}
-		e, z := keys[k], ts[keys[k]&contrib3SmallIndex].z
-		j := k
-		for ; j > 0 && ts[keys[j-1]&contrib3SmallIndex].z < z; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = e
-	}
+	sortKeysByValue(keys, sc.keys[n:], func(i int) float64 { return ts[i].z })
 
 	// settle integrates p's exclusive area down to height z.
 	settle := func(p int32, z float64) {

@@ -78,29 +78,19 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 // buckets cost about a third of the radix sort's count arrays.
 const extentKeysMax = 512
 
-// extentKeys is extentOrder for at most extentKeysMax rows. A key is the
-// top 48 bits of the complement of the first column's bits over the row,
-// so that sortKeys orders plain integers; rows that agree in those bits are
-// then put in order by their exact extents, by insertion, in time linear in
-// the keys that move.
+// extentKeys is extentOrder for at most extentKeysMax rows, by
+// sortKeysByValue: a key is the top 48 bits of the complement of the first
+// extent's bits (which order positive floats) over the row.
 func extentKeys(pts []float64, dims int, cols []int) []int {
 	m := len(pts) / dims
-	const index = 1<<16 - 1
 	keys := make([]uint64, 2*m)
 	for i := range m {
-		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^index | uint64(i)
+		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^contrib3SmallIndex | uint64(i)
 	}
-	sortKeys(keys[:m], keys[m:])
+	sortKeysByValue(keys[:m], keys[m:], func(i int) float64 { return pts[dims*i+cols[0]] })
 	order := make([]int, m)
-	for k := range m {
-		i := int(keys[k] & index)
-		j := k
-		if k > 0 && (keys[k]^keys[k-1])&^index == 0 {
-			for v := pts[dims*i+cols[0]]; j > 0 && pts[dims*order[j-1]+cols[0]] < v; j-- {
-				order[j] = order[j-1]
-			}
-		}
-		order[j] = i
+	for k, key := range keys[:m] {
+		order[k] = int(key & contrib3SmallIndex)
 	}
 	sortExtentTies(order, pts, dims, cols)
 	return order
