@@ -60,12 +60,13 @@ func checkShape(values []float64, dims int) (int, error) {
 //
 //   - 1 column: one pass for the best key (minKeyRows).
 //   - 2 columns: sort by the first key and sweep, keeping the best second
-//     key seen so far (front2); up to a couple of thousand rows, buckets
-//     over the first column's range stand for the sort (front2Small).
+//     key seen so far (front2); up to four thousand rows, a counting sort
+//     over buckets of the first column's range stands for the sort
+//     (front2Small).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
 //     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
 //     sorted slice when at most a few hundred rows remain (front3Small); up
-//     to a couple of thousand rows, the same buckets order the sweep
+//     to eight thousand rows, buckets of the first column order the sweep
 //     (front3Buckets).
 //   - 4 or more: Kung's divide and conquer on the lexicographic order, in
 //     rank space, with a Fenwick sweep for the last three columns and all
@@ -95,11 +96,12 @@ type ndTuning struct {
 	probe        int // rows the pre-filter sees before judging whether it pays
 	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
-	bucketMax    int // two and three columns: at most this many rows go by buckets, with no sort of the pool
-	crowd        int // the most rows a bucket of front2Small compares pairwise
+	bucket2Max   int // two columns: at most this many rows go by buckets (front2Small), with no sort of the pool
+	bucket3Max   int // three columns: the same for front3Buckets
+	crowd        int // the most rows a bucket of front2Small orders by insertion; a fuller one is sorted
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucketMax: 2048, crowd: 16}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, bucket3Max: 8192, crowd: 16}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
@@ -125,17 +127,15 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		return minKeyRows(values, flip[0])
 	}
 	// Buckets index rows and buckets in 16 bits: 2n of them must fit.
-	if n <= min(t.bucketMax, 1<<14) {
-		var rows []int // nil when the bucket path does not apply
-		switch dims {
-		case 2:
-			rows = front2Small(values, n, flip, t.crowd)
-		case 3:
-			rows = front3Buckets(values, n, flip)
-		}
-		if rows != nil {
-			return rows
-		}
+	var rows []int // nil when the bucket path does not apply
+	switch {
+	case dims == 2 && n <= min(t.bucket2Max, 1<<14):
+		rows = front2Small(values, n, flip, t.crowd)
+	case dims == 3 && n <= min(t.bucket3Max, 1<<14):
+		rows = front3Buckets(values, n, flip)
+	}
+	if rows != nil {
+		return rows
 	}
 	if dims == 2 {
 		return ascendingRows(front2(values, n, flip, t), n)

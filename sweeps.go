@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // front2 is the two-column front, the planar case of Kung, Luccio and
@@ -158,21 +159,26 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 
 // front2Small is the two-column front of a pool of at most a few thousand
 // rows, in ascending row order, or nil when it does not apply; it needs no
-// sort of the pool. It works on the values themselves, negated in a
-// maximized column, and so gives up (nil) on a NaN, an infinite first value
-// or a range that overflows, for the sorting path front2.
+// sort of the whole pool. It works on the values themselves, negated in a
+// maximized column, and so gives up (nil) on a NaN, an infinite first
+// value, a range that overflows, or a second column holding both +Inf and
+// -Inf, for the sorting path front2.
 //
 // The range of the first column is cut into 2n equal buckets (rangeCut),
-// so an earlier bucket holds only smaller first values. A row is dominated
-// by a row of an earlier bucket iff the least second value of the earlier
-// buckets is no greater than its own, and otherwise only a row of its own
-// bucket can dominate it.
+// so an earlier bucket holds only smaller first values and equal values
+// share one. A counting sort by bucket then orders the rows
+// lexicographically: each row is inserted among the rows already in its
+// bucket, a row or two on values that spread over their range, and a
+// bucket of more than crowd rows is sorted instead, so that the worst case
+// stays O(n log n). The sweep of front2 follows: a row is dominated iff an
+// earlier one has a smaller second value, or an equal one and a smaller
+// first value. Which rows survive is a coin toss on most data, so the
+// sweep marks them by flags rather than branching.
 //
-// On values that spread over their range a bucket holds a row or two, which
-// are compared with each other, and the cost is four passes over the rows.
-// A bucket of more than crowd rows is sorted and swept instead, so the worst
-// case is O(n log n). n must be below 1<<15, so that rows and buckets fit
-// in 16 bits.
+// The cost is five short passes over the rows and one over the buckets,
+// with no allocation but the result's (the rest is pooled): on a thousand
+// rows of a line, all on the front, a third of a sort's comparisons.
+// n must be below 1<<15, so that rows and buckets fit in 16 bits.
 func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 	s0, s1 := 1.0, 1.0
 	if flip[0] != 0 {
@@ -182,12 +188,11 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 		s1 = -1
 	}
 	values = values[:2*n]
+	// A NaN first value is passed over here and caught with the second
+	// value in the next pass, which reads both.
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := 1; i < len(values); i += 2 {
-		v0, v1 := s0*values[i-1], values[i]
-		if v0 != v0 || v1 != v1 {
-			return nil
-		}
+	for i := 0; i < len(values); i += 2 {
+		v0 := s0 * values[i]
 		if v0 < lo {
 			lo = v0
 		}
@@ -200,78 +205,154 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 	if !ok {
 		return nil
 	}
-	// Per bucket: its list of rows (1 + row, 0 ending a list) and the row
-	// with its least second value (1 + row, 0 for none); per row: its
-	// bucket, or settled once its bucket was swept, and the next row of its
-	// list.
-	links := make([]uint16, 2*buckets+2*n)
-	head, least, of, next := links[:buckets], links[buckets:2*buckets], links[2*buckets:2*buckets+n], links[2*buckets+n:2*buckets+2*n]
-	for r := range next {
-		row := values[2*r : 2*r+2 : 2*r+2]
-		b := cut.bucket(s0 * row[0])
-		of[r], next[r], head[b] = uint16(b), head[b], uint16(r+1)
-		if l := least[b]; l == 0 || s1*row[1] < s1*values[2*l-1] {
-			least[b] = uint16(r + 1)
-		}
-	}
-	// least becomes, for each bucket, the row with the least second value
-	// in the buckets before it; crowded buckets are swept on the way.
-	var kept []uint64 // by row, the front of the swept buckets
-	var prefix uint16
-	var best float64 // the second value of prefix, when there is one
-	for b, l := range least {
-		least[b] = prefix
-		if l == 0 {
-			continue
-		}
-		if h := head[b]; next[h-1] != 0 {
-			size := 0
-			for m := h; m != 0 && size <= crowd; m = next[m-1] {
-				size++
-			}
-			if size > crowd {
-				if kept == nil {
-					kept = make([]uint64, (n+63)/64)
-				}
-				sweepBucket(values, s0, s1, h, next, of, prefix != 0, best, kept)
-			}
-		}
-		if v := s1 * values[2*l-1]; prefix == 0 || v < best {
-			prefix, best = l, v
-		}
-	}
-	var front []int
-	for r := range next {
-		b := of[r]
-		switch {
-		case b == settled:
-			if kept[r>>6]&(1<<(r&63)) == 0 {
-				continue
-			}
-		case least[b] != 0 && s1*values[2*int(least[b])-1] <= s1*values[2*r+1]:
-			continue
-		case head[b] != uint16(r+1) || next[r] != 0:
-			// Only the rows of its own bucket, at most crowd, remain to
-			// dominate this one.
-			row := values[2*r : 2*r+2 : 2*r+2]
-			v0, v1 := s0*row[0], s1*row[1]
-			m := head[b]
-			for ; m != 0; m = next[m-1] {
-				m0, m1 := s0*values[2*m-2], s1*values[2*m-1]
-				if m0 <= v0 && m1 <= v1 && (m0 < v0 || m1 < v1) {
-					break
-				}
-			}
-			if m != 0 {
-				continue
-			}
-		}
-		if front == nil {
-			front = make([]int, 0, n-r)
-		}
-		front = append(front, r)
-	}
+	sc := front2Pool.Get().(*front2Scratch)
+	front := sc.sweep(values, n, cut, s0, s1, crowd)
+	front2Pool.Put(sc)
 	return front
+}
+
+// sweep is front2Small once the range is cut, on the scratch's memory.
+func (sc *front2Scratch) sweep(values []float64, n int, cut rangeCut, s0, s1 float64, crowd int) []int {
+	sv, of, start, free, order, keep := sc.take(n, cut.buckets)
+	// sum is NaN once a value is, or once +Inf and -Inf met in it (then the
+	// sorting path takes over too).
+	most, sum := uint16(0), 0.0
+	for r := range of {
+		p := values[2*r : 2*r+2 : 2*r+2]
+		v0, v1 := s0*p[0], s1*p[1]
+		sum += v0 + v1
+		sv[r] = [2]float64{v0, v1}
+		b := cut.bucket(v0)
+		of[r] = uint16(b)
+		c := start[b+1] + 1
+		start[b+1] = c
+		most = max(most, c)
+	}
+	if sum != sum {
+		return nil
+	}
+	var at uint16
+	for b, c := range start {
+		at += c
+		start[b] = at
+	}
+	// Each row goes to the next free place of its bucket, and then before
+	// the rows of its bucket that it precedes. A bucket of more than crowd
+	// rows is sorted once all are in place instead, so that the worst case
+	// stays O(n log n); its start is set out of reach of the insertion.
+	copy(free, start)
+	sc.crowded = sc.crowded[:0]
+	if int(most) > crowd {
+		sc.noteCrowded(start, crowd)
+	}
+	for r, b := range of {
+		p := free[b]
+		free[b] = p + 1
+		if p > start[b] {
+			p = insertPlace(sv, order, start[b], p, sv[r])
+		}
+		order[p] = uint16(r)
+	}
+	if len(sc.crowded) > 0 {
+		sc.sortCrowded(sv, order, free)
+	}
+	// best is the least second value so far, with the least first value
+	// among the rows that hold it (both +Inf before the first row): a row is
+	// dominated iff its second value is greater, or equal with a greater
+	// first value; best's first value is never greater than the row's, but
+	// for the +Inf it starts with. Marks are by row, for the front in row
+	// order.
+	best0, best1 := math.Inf(1), math.Inf(1)
+	for _, r := range order {
+		v := &sv[r]
+		v0, v1 := v[0], v[1]
+		keep[r] = uint8(1 ^ (oneIf(best1 < v1) | oneIf(best1 <= v1)&oneIf(best0 < v0)))
+		if v1 < best1 || v1 == best1 && v0 < best0 {
+			best0, best1 = v0, v1
+		}
+	}
+	front := make([]int, n)
+	f := 0
+	for r, k := range keep {
+		front[f] = r
+		f += int(k)
+	}
+	return front[:f]
+}
+
+// insertPlace moves up by one the rows of order[lo:p] that v, a row's
+// signed values, precedes lexicographically, and returns the place it left
+// for v.
+func insertPlace(sv [][2]float64, order []uint16, lo, p uint16, v [2]float64) uint16 {
+	for ; p > lo; p-- {
+		u := sv[order[p-1]]
+		if !(v[0] < u[0] || v[0] == u[0] && v[1] < u[1]) {
+			break
+		}
+		order[p] = order[p-1]
+	}
+	return p
+}
+
+// noteCrowded notes the buckets of more than crowd rows, given their
+// starts, and sets their starts to MaxUint16.
+func (sc *front2Scratch) noteCrowded(start []uint16, crowd int) {
+	for b := range start[:len(start)-1] {
+		if int(start[b+1]-start[b]) > crowd {
+			sc.crowded = append(sc.crowded, uint16(b))
+			start[b] = math.MaxUint16
+		}
+	}
+}
+
+// sortCrowded sorts the rows of each crowded bucket in order, given the
+// ends of the buckets.
+func (sc *front2Scratch) sortCrowded(sv [][2]float64, order, end []uint16) {
+	for _, b := range sc.crowded {
+		lo := uint16(0)
+		if b > 0 {
+			lo = end[b-1]
+		}
+		sortRows2(sv, order[lo:end[b]])
+	}
+}
+
+// sortRows2 sorts rows lexicographically by their signed values sv.
+func sortRows2(sv [][2]float64, rows []uint16) {
+	slices.SortFunc(rows, func(a, b uint16) int {
+		u, v := sv[a], sv[b]
+		if c := cmp.Compare(u[0], v[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(u[1], v[1])
+	})
+}
+
+// front2Scratch is the memory of one front2Small call but its result,
+// pooled: allocating it each time costs about as much as the passes, in
+// the collector's work more than in the allocation.
+type front2Scratch struct {
+	sv                              [][2]float64
+	of, start, free, order, crowded []uint16
+	keep                            []uint8
+}
+
+var front2Pool = sync.Pool{New: func() any { return new(front2Scratch) }}
+
+// take returns the scratch's arrays for n rows and the given number of
+// buckets: per row its signed values, its bucket, its place in the order
+// and its mark; per bucket and one more a count, zeroed, and a next free
+// place. The caller sets every other entry it reads.
+func (sc *front2Scratch) take(n, buckets int) (sv [][2]float64, of, start, free, order []uint16, keep []uint8) {
+	if cap(sc.of) < n {
+		sc.sv, sc.of, sc.order, sc.keep = make([][2]float64, n), make([]uint16, n), make([]uint16, n), make([]uint8, n)
+	}
+	if cap(sc.start) < buckets+1 {
+		sc.start, sc.free = make([]uint16, buckets+1), make([]uint16, buckets+1)
+	}
+	start = sc.start[:buckets+1]
+	clear(start)
+	return sc.sv[:n], sc.of[:n], start, sc.free[:buckets+1], sc.order[:n], sc.keep[:n]
 }
 
 // rangeCut cuts a range of values into equal buckets, for front2Small and
@@ -300,49 +381,6 @@ func (c rangeCut) bucket(v float64) int {
 		return int(x)
 	}
 	return c.buckets - 1
-}
-
-// settled marks, in front2Small, a row whose bucket was swept.
-const settled = math.MaxUint16
-
-// sweepBucket sweeps the bucket of front2Small whose list starts at h, in
-// the order of its (signed) values, given whether the buckets before it
-// hold a row (seen) and their least second value (best). It marks the
-// bucket's rows settled in of and its front in kept.
-func sweepBucket(values []float64, s0, s1 float64, h uint16, next, of []uint16, seen bool, best float64, kept []uint64) {
-	type rec struct {
-		v0, v1 float64
-		row    int
-	}
-	var recs []rec
-	for m := h; m != 0; m = next[m-1] {
-		r := int(m - 1)
-		recs = append(recs, rec{s0 * values[2*r], s1 * values[2*r+1], r})
-		of[r] = settled
-	}
-	slices.SortFunc(recs, func(a, b rec) int {
-		if c := cmp.Compare(a.v0, b.v0); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.v1, b.v1)
-	})
-	// In each run of equal first values, the rows holding the run's least
-	// second value (the first) survive iff it beats everything before.
-	for i := 0; i < len(recs); {
-		j := i + 1
-		for j < len(recs) && recs[j].v0 == recs[i].v0 {
-			j++
-		}
-		if least := recs[i].v1; !seen || least < best {
-			for _, x := range recs[i:j] {
-				if x.v1 == least {
-					kept[x.row>>6] |= 1 << (x.row & 63)
-				}
-			}
-			seen, best = true, least
-		}
-		i = j
-	}
 }
 
 // lexSort sorts the key rows lexicographically: a radix sort on the first
@@ -576,7 +614,12 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 		}
 		cand[m] = r
 		m++
-		lo, hi = min(lo, v0), max(hi, v0)
+		if v0 < lo {
+			lo = v0
+		}
+		if v0 > hi {
+			hi = v0
+		}
 	}
 	cand = cand[:m]
 	buckets := 2 * m
