@@ -176,32 +176,41 @@ func checkHypervolume(values []float64, dims int, maximize []bool, ref []float64
 }
 
 // extents returns the extents of the rows inside the reference box, row
-// major, and the indices of those rows.
+// major, and the indices of those rows. Each row is written out and then
+// kept or overwritten by the next, by a flag rather than a branch: which
+// rows lie inside the box is a coin toss on most data.
 func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]float64, []int) {
-	pts := make([]float64, 0, len(values))
-	rows := make([]int, 0, n)
-	for i := range n {
-		row := values[i*dims : (i+1)*dims]
-		start := len(pts)
-		inside := true
-		for j, v := range row {
-			e := ref[j] - v
-			if maximize[j] {
-				e = v - ref[j]
-			}
-			if !(e > 0) { // NaN fails too
-				inside = false
-				break
-			}
-			pts = append(pts, e)
-		}
-		if inside {
-			rows = append(rows, i)
+	// e = sign·v + off is ref − v in a minimized column and v − ref in a
+	// maximized one, exactly: the product is exact and the sum the same.
+	var buf [16]float64
+	sign, off := buf[:0], buf[8:8]
+	if dims > 8 {
+		sign, off = make([]float64, 0, dims), make([]float64, 0, dims)
+	}
+	for j, up := range maximize {
+		if up {
+			sign, off = append(sign, 1), append(off, -ref[j])
 		} else {
-			pts = pts[:start]
+			sign, off = append(sign, -1), append(off, ref[j])
 		}
 	}
-	return pts, rows
+	pts := make([]float64, len(values))
+	rows := make([]int, n)
+	k, m := 0, 0
+	for i := range rows {
+		row := values[i*dims : (i+1)*dims : (i+1)*dims]
+		out := pts[k : k+dims : k+dims]
+		in := 1
+		for j, v := range row {
+			e := sign[j]*v + off[j]
+			out[j] = e
+			in &= oneIf(e > 0) // NaN fails too
+		}
+		rows[m] = i
+		m += in
+		k += dims * in
+	}
+	return pts[:k], rows[:m]
 }
 
 // saturate turns the NaN an overflowed product can leave (Inf−Inf, Inf·0)
