@@ -183,10 +183,7 @@ func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]f
 	// e = sign·v + off is ref − v in a minimized column and v − ref in a
 	// maximized one, exactly: the product is exact and the sum the same.
 	var buf [16]float64
-	sign, off := buf[:0], buf[8:8]
-	if dims > 8 {
-		sign, off = make([]float64, 0, dims), make([]float64, 0, dims)
-	}
+	sign, off := buf[:0:8], buf[8:8:16] // more than 8 columns reallocate
 	for j, up := range maximize {
 		if up {
 			sign, off = append(sign, 1), append(off, -ref[j])

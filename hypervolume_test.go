@@ -716,3 +716,32 @@ func TestHypervolumeContributionsOfAHidingRow(t *testing.T) {
 		}
 	}
 }
+
+// TestHypervolumeManyColumns passes ten columns, more than extents keeps
+// its signs and offsets on the stack for, with every other column
+// maximized: the box of extents 1,2,3,1,2,3,1,2,3,1 is 216, and a row
+// inside it (every extent halved) and one outside the reference box add
+// nothing.
+func TestHypervolumeManyColumns(t *testing.T) {
+	const dims = 10
+	maximize, ref := make([]bool, dims), make([]float64, dims)
+	var box, inner, outside []float64
+	for j := range dims {
+		e := float64(j%3 + 1)
+		if maximize[j] = j%2 == 1; maximize[j] {
+			ref[j] = -5
+			box, inner, outside = append(box, -5+e), append(inner, -5+e/2), append(outside, -6)
+		} else {
+			ref[j] = 10
+			box, inner, outside = append(box, 10-e), append(inner, 10-e/2), append(outside, 9)
+		}
+	}
+	values := slices.Concat(inner, box, outside)
+	got, err := Hypervolume(values, dims, maximize, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != 216 {
+		t.Errorf("Hypervolume = %v, want 216", got)
+	}
+}
