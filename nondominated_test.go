@@ -199,30 +199,37 @@ func matrixGen(t *rapid.T, maxRows int) (values []float64, dims int, maximize []
 func TestNonDominatedMatchesOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		values, dims, maximize := matrixGen(t, 80)
-		before := slices.Clone(values)
-		want := oracleFront(values, dims, maximize)
-		got, err := NonDominated(values, dims, maximize)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("NonDominated = %v, oracle %v", got, want)
-		}
-		wantAxis := oracleAxisFront(values, dims, maximize)
-		for name, tuning := range ndTunings {
-			if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
-				t.Fatalf("tuning %s: front = %v, oracle %v", name, got, want)
-			}
-			if got := axisRows(t, values, dims, maximize, tuning); !slices.Equal(got, wantAxis) {
-				t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
-			}
-		}
-		if !slices.EqualFunc(values, before, func(a, b float64) bool {
-			return math.Float64bits(a) == math.Float64bits(b)
-		}) {
-			t.Fatal("values was modified")
-		}
+		checkFronts(t, values, dims, maximize)
 	})
+}
+
+// checkFronts checks NonDominated, and the engine under every tuning, in
+// row order and along column 0, against the pairwise oracle, and that the
+// matrix is left as it was.
+func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool) {
+	before := slices.Clone(values)
+	want := oracleFront(values, dims, maximize)
+	got, err := NonDominated(values, dims, maximize)
+	if err != nil {
+		t.Fatalf("NonDominated: %v", err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("NonDominated = %v, oracle %v", got, want)
+	}
+	wantAxis := oracleAxisFront(values, dims, maximize)
+	for name, tuning := range ndTunings {
+		if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
+			t.Fatalf("tuning %s: front = %v, oracle %v", name, got, want)
+		}
+		if got := axisRows(t, values, dims, maximize, tuning); !slices.Equal(got, wantAxis) {
+			t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
+		}
+	}
+	if !slices.EqualFunc(values, before, func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b)
+	}) {
+		t.Fatalf("values was modified")
+	}
 }
 
 // TestNonDominatedLargeMatchesOracle crosses the default thresholds, so the
@@ -398,10 +405,9 @@ func infinitiesMeet(values []float64, dims int) bool {
 }
 
 // FuzzNonDominated decodes a matrix from bytes, each value one of a few
-// that tie, the special ones, or a 1 moved by a few ulps, and checks
-// NonDominated and every tuning of its engine against the pairwise oracle:
-// the bucket paths meet values that overflow their range, share a bucket
-// or are not numbers.
+// that tie, the special ones, or a 1 moved by a few ulps, and checks it as
+// TestNonDominatedMatchesOracle does (checkFronts): the bucket paths meet
+// values that overflow their range, share a bucket or are not numbers.
 func FuzzNonDominated(f *testing.F) {
 	f.Add([]byte{2, 0, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{3, 5, 0, 0, 0, 1, 1, 1, 2, 2, 2, 9, 9, 9})
@@ -427,18 +433,6 @@ func FuzzNonDominated(f *testing.F) {
 				values[i] = math.Float64frombits(math.Float64bits(1) + uint64(b%8))
 			}
 		}
-		want := oracleFront(values, dims, maximize)
-		got, err := NonDominated(values, dims, maximize)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("NonDominated = %v, oracle %v", got, want)
-		}
-		for name, tuning := range ndTunings {
-			if got := nonDominatedTuned(values, n, dims, maximize, tuning); !slices.Equal(got, want) {
-				t.Fatalf("tuning %s: %v, oracle %v", name, got, want)
-			}
-		}
+		checkFronts(t, values, dims, maximize)
 	})
 }
