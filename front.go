@@ -62,7 +62,8 @@ func checkShape(values []float64, dims int) (int, error) {
 //   - 2 columns: sort by the first key and sweep, keeping the best second
 //     key seen so far (front2); up to four thousand rows, a counting sort
 //     over buckets of the first column's range stands for the sort
-//     (front2Small).
+//     (front2Small), and up to sixteen thousand when a quarter of a sample
+//     of 64 rows is on the sample's front (frontHeavy2).
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
 //     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
 //     sorted slice when at most a few hundred rows remain (front3Small); up
@@ -97,11 +98,12 @@ type ndTuning struct {
 	probeShare   int // it judges after n/probeShare rows if sooner (0: never)
 	small3       int // three columns: at most this many rows after the pre-filter sweep a sorted slice
 	bucket2Max   int // two columns: at most this many rows go by buckets (front2Small), with no sort of the pool
+	sample2      int // two columns, more rows than bucket2Max: rows of a sample whose front decides for buckets (0: none)
 	bucket3Max   int // three columns: the same for front3Buckets
 	crowd        int // the most rows a bucket of front2Small orders by insertion; a fuller one is sorted
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, bucket3Max: 8192, crowd: 16}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 8192, crowd: 16}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
@@ -129,7 +131,7 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	// Buckets index rows and buckets in 16 bits: 2n of them must fit.
 	var rows []int // nil when the bucket path does not apply
 	switch {
-	case dims == 2 && n <= min(t.bucket2Max, 1<<14):
+	case dims == 2 && (n <= min(t.bucket2Max, 1<<14) || n <= 1<<14 && frontHeavy2(values, n, flip, t.sample2)):
 		rows = front2Small(values, n, flip, t.crowd)
 	case dims == 3 && n <= min(t.bucket3Max, 1<<14):
 		rows = front3Buckets(values, n, flip)
@@ -159,6 +161,24 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		}
 	}
 	return rows[:f]
+}
+
+// frontHeavy2 reports whether a sample of s evenly spaced rows of a
+// two-column matrix has a quarter or more of them on its front. Buckets
+// then beat the sorting path: on 10⁴ rows of a line, all on the front,
+// front2Small took a third of front2's time, but on uniform rows, whose
+// front is a few dozen, front2's pre-filter left it 1.4 times faster.
+func frontHeavy2(values []float64, n int, flip []uint64, s int) bool {
+	if s <= 0 || s > n {
+		return false
+	}
+	sample := make([]float64, 0, 2*s)
+	for i := range s {
+		r := i * n / s
+		sample = append(sample, values[2*r], values[2*r+1])
+	}
+	front := front2Small(sample, s, flip, s)
+	return 4*len(front) >= s
 }
 
 // frontLead is the engine for callers who want the front along its first

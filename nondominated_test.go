@@ -94,6 +94,7 @@ var ndTunings = map[string]ndTuning{
 	"quits-by-share":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: math.MaxInt, probeShare: 3},
 	"buckets-inserted": {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: math.MaxInt, bucket3Max: math.MaxInt, crowd: math.MaxInt},
 	"buckets-sorted":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: math.MaxInt, bucket3Max: math.MaxInt, crowd: 1},
+	"buckets-sampled":  {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: 4, sample2: 4, crowd: 2},
 }
 
 func TestNonDominatedTable(t *testing.T) {
@@ -435,4 +436,58 @@ func FuzzNonDominated(f *testing.F) {
 		}
 		checkFronts(t, values, dims, maximize)
 	})
+}
+
+// TestFrontHeavy2 checks the sample that sends two-column pools above
+// bucket2Max rows to the buckets: rows of a line are all on the front; one
+// row better than the rest in both columns leaves a front of one, and two a
+// quarter of the sample, just enough; a sample
+// larger than the pool, none at all, or a NaN (front2Small gives up) send
+// the pool to the sorting path.
+func TestFrontHeavy2(t *testing.T) {
+	line := make([]float64, 0, 16)
+	lead := make([]float64, 0, 16)
+	for i := range 8 {
+		x := float64(i) / 8
+		line = append(line, x, 1-x)
+		lead = append(lead, 1+x, 2-x)
+	}
+	lead[0], lead[1] = 0, 0
+	quarter := slices.Clone(lead)
+	quarter[0], quarter[1], quarter[2], quarter[3] = 0, 1, 1, 0
+	withNaN := slices.Clone(line)
+	withNaN[3] = math.NaN()
+	// Sixteen rows: the even ones on a line, all on the sample's front if
+	// the sample spreads; row 1 dominates the first eight but for itself.
+	spread := make([]float64, 0, 32)
+	for r := range 16 {
+		switch x := float64(r) / 16; {
+		case r%2 == 0:
+			spread = append(spread, x, 1-x)
+		case r == 1:
+			spread = append(spread, -1, -1)
+		default:
+			spread = append(spread, 5, 5)
+		}
+	}
+	flip := keyFlips([]bool{false, false})
+	for _, c := range []struct {
+		name   string
+		values []float64
+		s      int
+		want   bool
+	}{
+		{"spread", spread, 8, true},
+		{"line", line, 8, true},
+		{"line, half sampled", line, 4, true},
+		{"one leads", lead, 8, false},
+		{"two lead, a quarter", quarter, 8, true},
+		{"no sample", line, 0, false},
+		{"sample beyond the pool", line, 9, false},
+		{"NaN", withNaN, 8, false},
+	} {
+		if got := frontHeavy2(c.values, len(c.values)/2, flip, c.s); got != c.want {
+			t.Errorf("%s: frontHeavy2 = %v, want %v", c.name, got, c.want)
+		}
+	}
 }
