@@ -67,7 +67,7 @@ func checkShape(values []float64, dims int) (int, error) {
 //   - 3 columns: sort lexicographically and sweep, keeping the staircase of
 //     the last two keys in a prefix-minimum Fenwick tree (front3), or in a
 //     sorted slice when at most a few hundred rows remain (front3Small); up
-//     to eight thousand rows, buckets of the first column order the sweep
+//     to sixteen thousand rows, buckets of the first column order the sweep
 //     (front3Buckets).
 //   - 4 or more: Kung's divide and conquer on the lexicographic order, in
 //     rank space, with a Fenwick sweep for the last three columns and all
@@ -103,7 +103,7 @@ type ndTuning struct {
 	crowd        int // the most rows a bucket of front2Small orders by insertion; a fuller one is sorted
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 8192, crowd: 16}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 1 << 14, crowd: 16}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a

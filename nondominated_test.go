@@ -491,3 +491,34 @@ func TestFrontHeavy2(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketPathsAtTheirLargestPools runs the bucket paths on 1<<14 rows,
+// the most their 16-bit rows and buckets hold, against the sorting paths
+// (front2, front3) on the same rows: a line and a sphere, all on the front
+// (the two-column sample sends them to the buckets), uniform rows, and a
+// pool of three values, so that buckets crowd.
+func TestBucketPathsAtTheirLargestPools(t *testing.T) {
+	const n = 1 << 14
+	sorting := ndDefaults
+	sorting.bucket2Max, sorting.sample2, sorting.bucket3Max = 0, 0, 0
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, dims := range []int{2, 3} {
+		for _, shape := range []string{"line", "sphere", "uniform", "pool"} {
+			var values []float64
+			if shape == "pool" {
+				values = make([]float64, n*dims)
+				for i := range values {
+					values[i] = float64(rng.IntN(3))
+				}
+			} else {
+				values = benchMatrix(shape, n, dims)
+			}
+			for _, maximize := range [][]bool{make([]bool, dims), append([]bool{true}, make([]bool, dims-1)...)} {
+				want := nonDominatedTuned(values, n, dims, maximize, sorting)
+				if got := nonDominatedTuned(values, n, dims, maximize, ndDefaults); !slices.Equal(got, want) {
+					t.Errorf("d=%d %s %v: buckets give %d rows, the sorting path %d", dims, shape, maximize, len(got), len(want))
+				}
+			}
+		}
+	}
+}
