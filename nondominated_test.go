@@ -441,9 +441,9 @@ func FuzzNonDominated(f *testing.F) {
 // TestFrontHeavy2 checks the sample that sends two-column pools above
 // bucket2Max rows to the buckets: rows of a line are all on the front; one
 // row better than the rest in both columns leaves a front of one, and two a
-// quarter of the sample, just enough; a sample
-// larger than the pool, none at all, or a NaN (front2Small gives up) send
-// the pool to the sorting path.
+// quarter of the sample, just enough; a sample larger than the pool, none
+// at all, or a NaN (front2Small gives up) send the pool to the sorting
+// path.
 func TestFrontHeavy2(t *testing.T) {
 	line := make([]float64, 0, 16)
 	lead := make([]float64, 0, 16)
