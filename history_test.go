@@ -20,11 +20,6 @@ func within12(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-12*max(math.Abs(a), math.Abs(b))
 }
 
-// identicalFloats reports whether a and b hold the same bits, so a NaN
-// equals itself and -0.0 differs from 0.0.
-func identicalFloats(a, b []float64) bool {
-	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
-}
 
 func TestHypervolumeHistoryByHand(t *testing.T) {
 	inf := math.Inf(1)
@@ -155,7 +150,7 @@ func TestHypervolumeHistoryMatchesPrefixVolumes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !identicalFloats(values, before) {
+		if !sameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		if len(got) != n {

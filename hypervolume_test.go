@@ -475,8 +475,7 @@ func TestHypervolumeDoesNotModifyItsInput(t *testing.T) {
 		if _, err := HypervolumeContributions(values, dims, maximize, ref); err != nil {
 			t.Fatal(err)
 		}
-		// NaN != NaN, so compare bit patterns.
-		if !slices.EqualFunc(v, values, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) ||
+		if !sameBits(v, values) ||
 			!slices.Equal(m, maximize) || !slices.Equal(r, ref) {
 			t.Fatal("input modified")
 		}

@@ -226,9 +226,7 @@ func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims i
 			t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
 		}
 	}
-	if !slices.EqualFunc(values, before, func(a, b float64) bool {
-		return math.Float64bits(a) == math.Float64bits(b)
-	}) {
+	if !sameBits(values, before) {
 		t.Fatalf("values was modified")
 	}
 }

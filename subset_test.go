@@ -168,7 +168,7 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !identicalFloats(values, before) {
+		if !sameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		cands := volumeCandidates(values, 2, maximize, ref)

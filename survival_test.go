@@ -110,7 +110,7 @@ func TestSelectNMatchesOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !identicalFloats(values, before) {
+		if !sameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		want := []int{}
