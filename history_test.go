@@ -20,7 +20,6 @@ func within12(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-12*max(math.Abs(a), math.Abs(b))
 }
 
-
 func TestHypervolumeHistoryByHand(t *testing.T) {
 	inf := math.Inf(1)
 	tests := []struct {
