@@ -181,13 +181,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 // cachegrind. n must be below 1<<15, so that rows and buckets fit in 16
 // bits.
 func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
-	s0, s1 := 1.0, 1.0
-	if flip[0] != 0 {
-		s0 = -1
-	}
-	if flip[1] != 0 {
-		s1 = -1
-	}
+	s0, s1 := flipSign(flip[0]), flipSign(flip[1])
 	sc := front2Pool.Get().(*front2Scratch)
 	front := sc.sweep(values[:2*n], n, s0, s1, crowd)
 	front2Pool.Put(sc)
@@ -313,13 +307,7 @@ func (sc *front2Scratch) sortCrowded(sv [][2]float64, order, end []uint16) {
 
 // sortRows2 sorts rows lexicographically by their signed values sv.
 func sortRows2(sv [][2]float64, rows []uint16) {
-	slices.SortFunc(rows, func(a, b uint16) int {
-		u, v := sv[a], sv[b]
-		if c := cmp.Compare(u[0], v[0]); c != 0 {
-			return c
-		}
-		return cmp.Compare(u[1], v[1])
-	})
+	slices.SortFunc(rows, func(a, b uint16) int { return slices.Compare(sv[a][:], sv[b][:]) })
 }
 
 // front2Scratch is the memory of one front2Small call but its result,
@@ -347,6 +335,15 @@ func (sc *front2Scratch) take(n, buckets int) (sv [][2]float64, of, start, free,
 	start = sc.start[:buckets+1]
 	clear(start)
 	return sc.sv[:n], sc.of[:n], start, sc.free[:buckets+1], sc.order[:n], sc.keep[:n]
+}
+
+// flipSign is the sign that turns a value of a column with fastKey's mask
+// flip into one where smaller is better: -1 for a maximized column.
+func flipSign(flip uint64) float64 {
+	if flip != 0 {
+		return -1
+	}
+	return 1
 }
 
 // rangeCut cuts a range of values into equal buckets, for front2Small and
@@ -550,13 +547,7 @@ func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
 // with a small front a few rows dominate most of the pool, and the test
 // spares the bisection of the staircase.
 func front3Buckets(values []float64, n int, flip []uint64) []int {
-	var sign [3]float64
-	for c := range sign {
-		sign[c] = 1
-		if flip[c] != 0 {
-			sign[c] = -1
-		}
-	}
+	sign := [3]float64{flipSign(flip[0]), flipSign(flip[1]), flipSign(flip[2])}
 	values = values[:3*n]
 	row := func(r int) (v0, v1, v2 float64) {
 		v := values[3*r : 3*r+3 : 3*r+3]
