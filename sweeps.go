@@ -177,7 +177,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 //
 // The cost is five short passes over the rows and one over the buckets,
 // with no allocation but the result's (the rest is pooled): on a thousand
-// rows of a line, all on the front, about 136 instructions a row under
+// rows of a line, all on the front, about 129 instructions a row under
 // cachegrind. n must be below 1<<15, so that rows and buckets fit in 16
 // bits.
 func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
@@ -211,38 +211,33 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 	if !ok || sum != sum {
 		return nil
 	}
-	most := uint16(0)
 	for r, v := range sv {
 		b := cut.bucket(v[0])
 		of[r] = uint16(b)
-		c := start[b+1] + 1
-		start[b+1] = c
-		most = max(most, c)
+		start[b+1]++
 	}
-	var at uint16
-	for b, c := range start {
-		at += c
-		start[b] = at
-	}
+	prefixSums(start)
 	// Each row goes to the next free place of its bucket, and then before
-	// the rows of its bucket that it precedes. A bucket of more than crowd
-	// rows is sorted once all are in place instead, so that the worst case
-	// stays O(n log n); its start is set out of reach of the insertion.
+	// the rows of its bucket that it precedes. Once a bucket holds crowd
+	// rows, the rows that follow are only appended, and the bucket is
+	// sorted once all are in place, so that the worst case stays
+	// O(n log n).
 	copy(free, start)
 	sc.crowded = sc.crowded[:0]
-	if int(most) > crowd {
-		sc.noteCrowded(start, crowd)
-	}
 	for r, b := range of {
 		p := free[b]
 		free[b] = p + 1
 		if p > start[b] {
-			p = insertPlace(sv, order, start[b], p, sv[r])
+			if held := int(p - start[b]); held < crowd {
+				p = insertPlace(sv, order, start[b], p, sv[r])
+			} else if held == crowd {
+				sc.crowded = append(sc.crowded, uint16(b))
+			}
 		}
 		order[p] = uint16(r)
 	}
-	if len(sc.crowded) > 0 {
-		sc.sortCrowded(sv, order, free)
+	for _, b := range sc.crowded {
+		sortRows2(sv, order[start[b]:free[b]])
 	}
 	// best is the least second value so far, with the least first value
 	// among the rows that hold it (both +Inf before the first row): a row is
@@ -282,26 +277,23 @@ func insertPlace(sv [][2]float64, order []uint16, lo, p uint16, v [2]float64) ui
 	return p
 }
 
-// noteCrowded notes the buckets of more than crowd rows, given their
-// starts, and sets their starts to MaxUint16.
-func (sc *front2Scratch) noteCrowded(start []uint16, crowd int) {
-	for b := range start[:len(start)-1] {
-		if int(start[b+1]-start[b]) > crowd {
-			sc.crowded = append(sc.crowded, uint16(b))
-			start[b] = math.MaxUint16
-		}
+// prefixSums replaces each count by the sum of the counts up to it. It
+// runs over 2n buckets a call, twice as many as there are rows, so it adds
+// four at a time.
+func prefixSums(counts []uint16) {
+	var at uint16
+	b := 0
+	for ; b+4 <= len(counts); b += 4 {
+		c := counts[b : b+4 : b+4]
+		c0 := at + c[0]
+		c1 := c0 + c[1]
+		c2 := c1 + c[2]
+		at = c2 + c[3]
+		c[0], c[1], c[2], c[3] = c0, c1, c2, at
 	}
-}
-
-// sortCrowded sorts the rows of each crowded bucket in order, given the
-// ends of the buckets.
-func (sc *front2Scratch) sortCrowded(sv [][2]float64, order, end []uint16) {
-	for _, b := range sc.crowded {
-		lo := uint16(0)
-		if b > 0 {
-			lo = end[b-1]
-		}
-		sortRows2(sv, order[lo:end[b]])
+	for ; b < len(counts); b++ {
+		at += counts[b]
+		counts[b] = at
 	}
 }
 
