@@ -193,6 +193,12 @@ func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]f
 	}
 	pts := make([]float64, len(values))
 	rows := make([]int, n)
+	if dims == 3 {
+		// The common case, unrolled: the general loop spends most of its
+		// time on the slicing and the inner loop's counters.
+		m := extents3(values, pts, rows, [3]float64(sign), [3]float64(off))
+		return pts[:3*m], rows[:m]
+	}
 	k, m := 0, 0
 	for i := range rows {
 		row := values[i*dims : (i+1)*dims : (i+1)*dims]
@@ -208,6 +214,22 @@ func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]f
 		k += dims * in
 	}
 	return pts[:k], rows[:m]
+}
+
+// extents3 is the loop of extents for three columns: it writes to pts and
+// rows the extents and indices of the rows of values inside the box, and
+// returns how many there are.
+func extents3(values, pts []float64, rows []int, sign, off [3]float64) int {
+	k := 0
+	for i := range rows {
+		v := values[3*i : 3*i+3 : 3*i+3]
+		e0, e1, e2 := sign[0]*v[0]+off[0], sign[1]*v[1]+off[1], sign[2]*v[2]+off[2]
+		out := pts[3*k : 3*k+3 : 3*k+3]
+		out[0], out[1], out[2] = e0, e1, e2
+		rows[k] = i
+		k += oneIf(e0 > 0) & oneIf(e1 > 0) & oneIf(e2 > 0) // NaN fails too
+	}
+	return k
 }
 
 // saturate turns the NaN an overflowed product can leave (Inf−Inf, Inf·0)
