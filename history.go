@@ -419,13 +419,17 @@ func historyGains3(pts []float64) []float64 {
 // kdTree is a static k-d tree over the rows of a three-column extent
 // matrix, in which rows are switched on and off. Each node keeps the
 // largest and smallest coordinates of all its rows, active or not, and the
-// number of its active rows.
+// number of its active rows. Once built, the rows' values and switches are
+// kept in the order of the leaves, so that a leaf reads them in sequence.
 type kdTree struct {
-	pts    []float64
-	nodes  []kdNode
-	order  []int // rows, leaf by leaf
-	active []bool
-	leaf   []int // row -> its leaf
+	pts   []float64
+	nodes []kdNode
+	order []int        // rows, leaf by leaf
+	at    [][3]float64 // the values of order's rows
+	on    []bool       // whether order's rows are active
+	pos   []int        // row -> its place in order
+	leaf  []int        // row -> its leaf
+	stack []int        // clips' nodes to visit
 }
 
 type kdNode struct {
@@ -442,7 +446,7 @@ const kdLeafSize = 8
 // at the median of its widest coordinate.
 func newKDTree(pts []float64, skip []bool) *kdTree {
 	m := len(pts) / 3
-	t := &kdTree{pts: pts, active: make([]bool, m), leaf: make([]int, m)}
+	t := &kdTree{pts: pts, pos: make([]int, m), leaf: make([]int, m)}
 	for i := range m {
 		if !skip[i] {
 			t.order = append(t.order, i)
@@ -450,6 +454,11 @@ func newKDTree(pts []float64, skip []bool) *kdTree {
 	}
 	if len(t.order) > 0 {
 		t.build(0, len(t.order), -1)
+	}
+	t.at, t.on = make([][3]float64, len(t.order)), make([]bool, len(t.order))
+	for k, r := range t.order {
+		t.at[k] = [3]float64{pts[3*r], pts[3*r+1], pts[3*r+2]}
+		t.pos[r] = k
 	}
 	return t
 }
@@ -522,7 +531,7 @@ func selectNth[E any, K cmp.Ordered](a []E, k int, key func(E) K) {
 }
 
 func (t *kdTree) activate(r int) {
-	t.active[r] = true
+	t.on[t.pos[r]] = true
 	for id := t.leaf[r]; id >= 0; id = t.nodes[id].parent {
 		t.nodes[id].count++
 	}
@@ -541,10 +550,10 @@ func (t *kdTree) deactivate(id int, p [3]float64) {
 		return
 	}
 	if n.left < 0 {
-		for _, r := range t.order[n.start:n.end] {
-			q := t.pts[3*r : 3*r+3]
-			if t.active[r] && q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
-				t.active[r] = false
+		for k := n.start; k < n.end; k++ {
+			q := t.at[k]
+			if t.on[k] && q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
+				t.on[k] = false
 				for up := id; up >= 0; up = t.nodes[up].parent {
 					t.nodes[up].count--
 				}
@@ -558,62 +567,69 @@ func (t *kdTree) deactivate(id int, p [3]float64) {
 
 // clips appends to out the boxes of the active rows clipped to p's box,
 // min(p, q), leaving out those found inside another; covered reports that
-// an active row covers p, by being that row.
+// an active row covers p, by being that row. The walk is depth first, the
+// child whose clipped bound is larger first, as its clips prune more; a
+// subtree is skipped when it holds no active row or when the clip of its
+// bound lies inside a clip already found.
 func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [3]float64, covered bool) {
 	if len(t.nodes) == 0 {
 		return out, by, false
 	}
-	out, by, covered = t.search(0, p, out)
-	return out, by, covered
-}
-
-// inside reports whether some clip of out is ≥ c in every coordinate.
-func inside(out [][3]float64, c [3]float64) bool {
-	for _, f := range out {
-		if f[0] >= c[0] && f[1] >= c[1] && f[2] >= c[2] {
-			return true
+	stack := append(t.stack[:0], 0)
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := &t.nodes[id]
+		if n.count == 0 {
+			continue
 		}
-	}
-	return false
-}
-
-func (t *kdTree) search(id int, p [3]float64, out [][3]float64) ([][3]float64, [3]float64, bool) {
-	n := &t.nodes[id]
-	if n.count == 0 {
-		return out, [3]float64{}, false
-	}
-	bound := [3]float64{min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])}
-	if inside(out, bound) {
-		return out, [3]float64{}, false
-	}
-	if n.left < 0 {
-		for _, r := range t.order[n.start:n.end] {
-			if !t.active[r] {
+		bound := [3]float64{min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])}
+		if inside(out, bound) {
+			continue
+		}
+		if n.left >= 0 {
+			a, b := n.left, n.right
+			if clipVolume(p, t.nodes[b].hi) > clipVolume(p, t.nodes[a].hi) {
+				a, b = b, a
+			}
+			stack = append(stack, b, a)
+			continue
+		}
+		for k := n.start; k < n.end; k++ {
+			if !t.on[k] {
 				continue
 			}
-			q := [3]float64{t.pts[3*r], t.pts[3*r+1], t.pts[3*r+2]}
+			q := t.at[k]
 			c := [3]float64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
 			if c == p {
+				t.stack = stack
 				return out, q, true
 			}
 			if inside(out, c) {
 				continue
 			}
-			out = slices.DeleteFunc(out, func(f [3]float64) bool { return c[0] >= f[0] && c[1] >= f[1] && c[2] >= f[2] })
-			out = append(out, c)
+			// c replaces the clips inside it.
+			w := 0
+			for _, f := range out {
+				out[w] = f
+				w += 1 - oneIf(c[0] >= f[0])&oneIf(c[1] >= f[1])&oneIf(c[2] >= f[2])
+			}
+			out = append(out[:w], c)
 		}
-		return out, [3]float64{}, false
 	}
-	// The child whose clipped bound is larger first: its clips prune more.
-	a, b := n.left, n.right
-	if clipVolume(p, t.nodes[b].hi) > clipVolume(p, t.nodes[a].hi) {
-		a, b = b, a
+	t.stack = stack
+	return out, by, false
+}
+
+// inside reports whether some clip of out is ≥ c in every coordinate. It
+// tests every clip, by flags rather than branches: which clip holds c, if
+// any, is a coin toss, and the clips are few.
+func inside(out [][3]float64, c [3]float64) bool {
+	hit := 0
+	for _, f := range out {
+		hit |= oneIf(f[0] >= c[0]) & oneIf(f[1] >= c[1]) & oneIf(f[2] >= c[2])
 	}
-	out, q, covered := t.search(a, p, out)
-	if covered {
-		return out, q, true
-	}
-	return t.search(b, p, out)
+	return hit != 0
 }
 
 func clipVolume(p, hi [3]float64) float64 {
