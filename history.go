@@ -434,10 +434,10 @@ type kdTree struct {
 
 type kdNode struct {
 	lo, hi      [3]float64
-	start, end  int // the rows order[start:end]
-	left, right int // children, -1 at a leaf
-	parent      int
-	count       int // active rows below
+	start, end  int32 // the rows order[start:end]
+	left, right int32 // children, -1 at a leaf
+	parent      int32
+	count       int32 // active rows below
 }
 
 const kdLeafSize = 8
@@ -465,7 +465,7 @@ func newKDTree(pts []float64, skip []bool) *kdTree {
 
 func (t *kdTree) build(start, end, parent int) int {
 	id := len(t.nodes)
-	n := kdNode{start: start, end: end, left: -1, right: -1, parent: parent}
+	n := kdNode{start: int32(start), end: int32(end), left: -1, right: -1, parent: int32(parent)}
 	for c := range 3 {
 		n.lo[c], n.hi[c] = math.Inf(1), math.Inf(-1)
 	}
@@ -492,7 +492,7 @@ func (t *kdTree) build(start, end, parent int) int {
 	selectNth(t.order[start:end], mid-start, func(r int) float64 { return t.pts[3*r+axis] })
 	left := t.build(start, mid, id)
 	right := t.build(mid, end, id)
-	t.nodes[id].left, t.nodes[id].right = left, right
+	t.nodes[id].left, t.nodes[id].right = int32(left), int32(right)
 	return id
 }
 
@@ -532,7 +532,7 @@ func selectNth[E any, K cmp.Ordered](a []E, k int, key func(E) K) {
 
 func (t *kdTree) activate(r int) {
 	t.on[t.pos[r]] = true
-	for id := t.leaf[r]; id >= 0; id = t.nodes[id].parent {
+	for id := t.leaf[r]; id >= 0; id = int(t.nodes[id].parent) {
 		t.nodes[id].count++
 	}
 }
@@ -550,19 +550,19 @@ func (t *kdTree) deactivate(id int, p [3]float64) {
 		return
 	}
 	if n.left < 0 {
-		for k := n.start; k < n.end; k++ {
+		for k := int(n.start); k < int(n.end); k++ {
 			q := t.at[k]
 			if t.on[k] && q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
 				t.on[k] = false
-				for up := id; up >= 0; up = t.nodes[up].parent {
+				for up := id; up >= 0; up = int(t.nodes[up].parent) {
 					t.nodes[up].count--
 				}
 			}
 		}
 		return
 	}
-	t.deactivate(n.left, p)
-	t.deactivate(n.right, p)
+	t.deactivate(int(n.left), p)
+	t.deactivate(int(n.right), p)
 }
 
 // clips appends to out the boxes of the active rows clipped to p's box,
@@ -592,10 +592,10 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 			if clipVolume(p, t.nodes[b].hi) > clipVolume(p, t.nodes[a].hi) {
 				a, b = b, a
 			}
-			stack = append(stack, b, a)
+			stack = append(stack, int(b), int(a))
 			continue
 		}
-		for k := n.start; k < n.end; k++ {
+		for k := int(n.start); k < int(n.end); k++ {
 			if !t.on[k] {
 				continue
 			}
