@@ -358,6 +358,13 @@ func coveringRow(pts []float64, dims int, front []int, p []float64) int {
 // search-like and of evenly spread data, though no better bound than O(f)
 // holds in the worst case.
 func historyGains3(pts []float64) []float64 {
+	gain, _ := historyTree3(pts)
+	return gain
+}
+
+// historyTree3 is historyGains3, returning also the tree as the last row
+// left it: its active rows are the front of all rows.
+func historyTree3(pts []float64) ([]float64, *kdTree) {
 	m := len(pts) / 3
 	gain := make([]float64, m)
 	// On search-like data most rows are dominated, and a few strong rows
@@ -410,10 +417,10 @@ func historyGains3(pts []float64) []float64 {
 			vol += st.free * z
 		}
 		gain[i] = saturate(vol)
-		tree.deactivateUnder(p)
+		tree.deactivateFound()
 		tree.activate(i)
 	}
-	return gain
+	return gain, tree
 }
 
 // kdTree is a static k-d tree over the rows of a three-column extent
@@ -430,6 +437,7 @@ type kdTree struct {
 	pos   []int        // row -> its place in order
 	leaf  []int        // row -> its leaf
 	stack []int        // clips' nodes to visit
+	under []int        // places in order of the active rows clips found ≤ p
 }
 
 type kdNode struct {
@@ -537,45 +545,34 @@ func (t *kdTree) activate(r int) {
 	}
 }
 
-// deactivateUnder switches off the active rows ≤ p in every coordinate.
-func (t *kdTree) deactivateUnder(p [3]float64) {
-	if len(t.nodes) > 0 {
-		t.deactivate(0, p)
-	}
-}
-
-func (t *kdTree) deactivate(id int, p [3]float64) {
-	n := &t.nodes[id]
-	if n.count == 0 || n.lo[0] > p[0] || n.lo[1] > p[1] || n.lo[2] > p[2] {
-		return
-	}
-	if n.left < 0 {
-		for k := int(n.start); k < int(n.end); k++ {
-			q := t.at[k]
-			if t.on[k] && q[0] <= p[0] && q[1] <= p[1] && q[2] <= p[2] {
-				t.on[k] = false
-				for up := id; up >= 0; up = int(t.nodes[up].parent) {
-					t.nodes[up].count--
-				}
-			}
+// deactivateFound switches off the active rows that the last clips call,
+// for a row p it did not find covered, found under p in every coordinate.
+// They are all the active rows p dominates: the active rows are mutually
+// non-dominated, so such a row q is never pruned, as its clip, q itself,
+// could only lie inside the clip of another active row that is ≥ q.
+func (t *kdTree) deactivateFound() {
+	for _, k := range t.under {
+		t.on[k] = false
+		for up := t.leaf[t.order[k]]; up >= 0; up = int(t.nodes[up].parent) {
+			t.nodes[up].count--
 		}
-		return
 	}
-	t.deactivate(int(n.left), p)
-	t.deactivate(int(n.right), p)
 }
 
 // clips appends to out the boxes of the active rows clipped to p's box,
 // min(p, q), leaving out those found inside another; covered reports that
-// an active row covers p, by being that row. The walk is depth first, the
-// child whose clipped bound is larger first, as its clips prune more; a
-// subtree is skipped when it holds no active row or when the clip of its
-// bound lies inside a clip already found.
+// an active row covers p, by being that row. The active rows found under p
+// in every coordinate, whose clip is themselves, are listed in t.under for
+// deactivateFound. The walk is depth first, the child whose clipped bound
+// is larger first, as its clips prune more; a subtree is skipped when it
+// holds no active row or when the clip of its bound lies inside a clip
+// already found.
 func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [3]float64, covered bool) {
 	if len(t.nodes) == 0 {
 		return out, by, false
 	}
 	stack := append(t.stack[:0], 0)
+	t.under = t.under[:0]
 	for len(stack) > 0 {
 		id := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -583,13 +580,12 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 		if n.count == 0 {
 			continue
 		}
-		bound := [3]float64{min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])}
-		if inside(out, bound) {
+		if inside(out, min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])) {
 			continue
 		}
 		if n.left >= 0 {
 			a, b := n.left, n.right
-			if clipVolume(p, t.nodes[b].hi) > clipVolume(p, t.nodes[a].hi) {
+			if clipVolume(p, &t.nodes[b].hi) > clipVolume(p, &t.nodes[a].hi) {
 				a, b = b, a
 			}
 			stack = append(stack, int(b), int(a))
@@ -605,7 +601,10 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 				t.stack = stack
 				return out, q, true
 			}
-			if inside(out, c) {
+			if c == q {
+				t.under = append(t.under, k)
+			}
+			if inside(out, c[0], c[1], c[2]) {
 				continue
 			}
 			// c replaces the clips inside it.
@@ -621,18 +620,23 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 	return out, by, false
 }
 
-// inside reports whether some clip of out is ≥ c in every coordinate. It
-// tests every clip, by flags rather than branches: which clip holds c, if
-// any, is a coin toss, and the clips are few.
-func inside(out [][3]float64, c [3]float64) bool {
+// inside reports whether some clip of out is ≥ (c0, c1, c2) in every
+// coordinate. It tests every clip, by flags rather than branches: which
+// clip holds the point, if any, is a coin toss, and the clips are few. The
+// point comes as three numbers and each clip is read through a pointer,
+// so that, inlined into clips, the loop keeps all in registers (as arrays
+// they were copied to the stack at each step: 15% of the instructions of a
+// sphere's history).
+func inside(out [][3]float64, c0, c1, c2 float64) bool {
 	hit := 0
-	for _, f := range out {
-		hit |= oneIf(f[0] >= c[0]) & oneIf(f[1] >= c[1]) & oneIf(f[2] >= c[2])
+	for i := range out {
+		f := &out[i]
+		hit |= oneIf(f[0] >= c0) & oneIf(f[1] >= c1) & oneIf(f[2] >= c2)
 	}
 	return hit != 0
 }
 
-func clipVolume(p, hi [3]float64) float64 {
+func clipVolume(p [3]float64, hi *[3]float64) float64 {
 	return min(p[0], hi[0]) * min(p[1], hi[1]) * min(p[2], hi[2])
 }
 

@@ -288,3 +288,52 @@ func TestHypervolumeHistoryOverflow(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryTreeKeepsTheFront checks the k-d tree of the three-column
+// kernel after the last row: its active rows must be exactly the rows that
+// no other row weakly dominates, the first of equal rows standing for all,
+// and each node must count the active rows below it. A row left active
+// under a dominating one would not change the volumes, only the cost, so
+// the prefix volumes alone would not show it.
+func TestHistoryTreeKeepsTheFront(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 200).Draw(t, "n")
+		grid := rapid.Bool().Draw(t, "grid")
+		pts := make([]float64, 3*n)
+		for i := range pts {
+			if grid {
+				pts[i] = float64(rapid.IntRange(1, 5).Draw(t, "g"))
+			} else {
+				pts[i] = rapid.Float64Range(0.001, 1).Draw(t, "u")
+			}
+		}
+		_, tree := historyTree3(pts)
+		row := func(i int) []float64 { return pts[3*i : 3*i+3] }
+		under := func(a, b []float64) bool { return a[0] <= b[0] && a[1] <= b[1] && a[2] <= b[2] }
+		inTree := make(map[int]bool)
+		for _, r := range tree.order {
+			inTree[r] = true
+		}
+		for j := range n {
+			want := true
+			for k := range n {
+				if k < j && under(row(j), row(k)) || k > j && under(row(j), row(k)) && !slices.Equal(row(j), row(k)) {
+					want = false
+				}
+			}
+			got := inTree[j] && tree.on[tree.pos[j]]
+			if got != want {
+				t.Fatalf("row %d %v: active %v, on the front %v", j, row(j), got, want)
+			}
+		}
+		for id, nd := range tree.nodes {
+			active := 0
+			for k := nd.start; k < nd.end; k++ {
+				active += int(oneIf(tree.on[k]))
+			}
+			if int(nd.count) != active {
+				t.Fatalf("node %d counts %d active rows, holds %d", id, nd.count, active)
+			}
+		}
+	})
+}
