@@ -292,7 +292,9 @@ func TestHypervolumeHistoryOverflow(t *testing.T) {
 // TestHistoryTreeKeepsTheFront checks the k-d tree of the three-column
 // kernel after the last row: its active rows must be exactly the rows that
 // no other row weakly dominates, the first of equal rows standing for all,
-// and each node must count the active rows below it. A row left active
+// and each node must count the active rows below it, bound them by their
+// largest values, and split into two non-empty halves or be a leaf of at
+// most kdLeafSize rows. A row left active
 // under a dominating one would not change the volumes, only the cost, so
 // the prefix volumes alone would not show it.
 func TestHistoryTreeKeepsTheFront(t *testing.T) {
@@ -328,11 +330,37 @@ func TestHistoryTreeKeepsTheFront(t *testing.T) {
 		}
 		for id, nd := range tree.nodes {
 			active := 0
+			hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 			for k := nd.start; k < nd.end; k++ {
 				active += int(oneIf(tree.on[k]))
+				for c := range hi {
+					hi[c] = max(hi[c], tree.at[k][c])
+				}
+				if !slices.Equal(tree.at[k][:], row(tree.order[k])) {
+					t.Fatalf("place %d holds %v, row %d is %v", k, tree.at[k], tree.order[k], row(tree.order[k]))
+				}
 			}
 			if int(nd.count) != active {
 				t.Fatalf("node %d counts %d active rows, holds %d", id, nd.count, active)
+			}
+			if nd.hi != hi {
+				t.Fatalf("node %d bounds its rows by %v, their largest values are %v", id, nd.hi, hi)
+			}
+			if nd.left < 0 {
+				if nd.end-nd.start > kdLeafSize {
+					t.Fatalf("leaf %d holds %d rows", id, nd.end-nd.start)
+				}
+				for k := nd.start; k < nd.end; k++ {
+					if r := tree.order[k]; tree.leaf[r] != id || tree.pos[r] != int(k) {
+						t.Fatalf("row %d at place %d of leaf %d: leaf %d, place %d", r, k, id, tree.leaf[r], tree.pos[r])
+					}
+				}
+				continue
+			}
+			l, r := tree.nodes[nd.left], tree.nodes[nd.right]
+			if l.start != nd.start || l.end != r.start || r.end != nd.end || l.end == l.start || r.end == r.start ||
+				int(l.parent) != id || int(r.parent) != id {
+				t.Fatalf("node %d [%d,%d) splits into [%d,%d) and [%d,%d)", id, nd.start, nd.end, l.start, l.end, r.start, r.end)
 			}
 		}
 	})
