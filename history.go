@@ -446,6 +446,7 @@ type kdNode struct {
 	left, right int32      // children, -1 at a leaf
 	parent      int32
 	count       int32 // active rows below
+	axis        int32 // the column split on
 }
 
 const kdLeafSize = 8
@@ -524,6 +525,7 @@ func (t *kdTree) build(recs []kdRec, start, end, parent int, box kdBox) int {
 			axis = c
 		}
 	}
+	t.nodes[id].axis = int32(axis)
 	low, boxes := t.split(recs[start:end], axis)
 	left := t.build(recs, start, start+low, id, boxes[0])
 	right := t.build(recs, start+low, end, id, boxes[1])
@@ -625,10 +627,15 @@ func (t *kdTree) deactivateFound() {
 // min(p, q), leaving out those found inside another; covered reports that
 // an active row covers p, by being that row. The active rows found under p
 // in every coordinate, whose clip is themselves, are listed in t.under for
-// deactivateFound. The walk is depth first, the child whose clipped bound
-// is larger first, as its clips prune more; a subtree is skipped when it
-// holds no active row or when the clip of its bound lies inside a clip
-// already found.
+// deactivateFound. The walk is depth first, the child on p's side of the
+// split first: the right one when p lies beyond every row of the left one
+// in the column split on, else the left one. Its rows are p's nearest, and
+// their clips prune the most. (Ordering by the volume of each child's
+// bound clipped to p, which needs both children's bounds, visited as many
+// nodes, 89 against 88 a row on a sphere of 1e5 rows, but cost 10% more
+// instructions and a cache miss a node.) A subtree
+// is skipped when it holds no active row or when the clip of its bound
+// lies inside a clip already found.
 func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [3]float64, covered bool) {
 	if len(t.nodes) == 0 {
 		return out, by, false
@@ -647,7 +654,7 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 		}
 		if n.left >= 0 {
 			a, b := n.left, n.right
-			if clipVolume(p, &t.nodes[b].hi) > clipVolume(p, &t.nodes[a].hi) {
+			if p[n.axis] > t.nodes[a].hi[n.axis] {
 				a, b = b, a
 			}
 			stack = append(stack, int(b), int(a))
@@ -696,10 +703,6 @@ func inside(out [][3]float64, c0, c1, c2 float64) bool {
 		hit |= oneIf(f[0] >= c0) & oneIf(f[1] >= c1) & oneIf(f[2] >= c2)
 	}
 	return hit != 0
-}
-
-func clipVolume(p [3]float64, hi *[3]float64) float64 {
-	return min(p[0], hi[0]) * min(p[1], hi[1]) * min(p[2], hi[2])
 }
 
 // clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle
