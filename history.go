@@ -387,7 +387,7 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 	tree := newKDTree(pts, covered)
 	var st clipStairs
 	var last [3]float64
-	var clips [][3]float64
+	var clips [][3]uint64
 	for i := range m {
 		if covered[i] {
 			continue
@@ -396,20 +396,21 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 		if last[0] >= p[0] && last[1] >= p[1] && last[2] >= p[2] {
 			continue
 		}
-		var by [3]float64
+		var by [3]uint64
 		var isCovered bool
-		clips, by, isCovered = tree.clips(p, clips[:0])
+		clips, by, isCovered = tree.clips(bitsOf(p), clips[:0])
 		if isCovered {
-			last = by
+			last = [3]float64{math.Float64frombits(by[0]), math.Float64frombits(by[1]), math.Float64frombits(by[2])}
 			continue
 		}
-		slices.SortFunc(clips, func(a, b [3]float64) int { return compareFloat(b[2], a[2]) })
+		slices.SortFunc(clips, func(a, b [3]uint64) int { return cmp.Compare(b[2], a[2]) })
 		st.reset(p[0], p[1])
 		vol, z := 0.0, p[2]
 		for _, c := range clips {
-			vol += st.free * (z - c[2])
-			z = c[2]
-			if st.add(c[0], c[1]) {
+			cz := math.Float64frombits(c[2])
+			vol += st.free * (z - cz)
+			z = cz
+			if st.add(math.Float64frombits(c[0]), math.Float64frombits(c[1])) {
 				break
 			}
 		}
@@ -430,20 +431,20 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 // kept in the order of the leaves, so that a leaf reads them in sequence.
 type kdTree struct {
 	nodes  []kdNode
-	order  []int        // rows, leaf by leaf
-	at     [][3]float64 // the values of order's rows
-	on     []bool       // whether order's rows are active
-	pos    []int        // row -> its place in order
-	leaf   []int        // row -> its leaf
-	stack  []int        // clips' nodes to visit
-	sample []float64    // build's sample of a column
-	under  []int        // places in order of the active rows clips found ≤ p
+	order  []int       // rows, leaf by leaf
+	at     [][3]uint64 // the values of order's rows, as bits (see bitsOf)
+	on     []bool      // whether order's rows are active
+	pos    []int       // row -> its place in order
+	leaf   []int       // row -> its leaf
+	stack  []int       // clips' nodes to visit
+	sample []uint64    // build's sample of a column
+	under  []int       // places in order of the active rows clips found ≤ p
 }
 
 type kdNode struct {
-	hi          [3]float64 // the largest values of its rows
-	start, end  int32      // the rows order[start:end]
-	left, right int32      // children, -1 at a leaf
+	hi          [3]uint64 // the largest values of its rows, as bits
+	start, end  int32     // the rows order[start:end]
+	left, right int32     // children, -1 at a leaf
 	parent      int32
 	count       int32 // active rows below
 	axis        int32 // the column split on
@@ -463,13 +464,13 @@ func newKDTree(pts []float64, skip []bool) *kdTree {
 	var recs []kdRec
 	for i := range m {
 		if !skip[i] {
-			recs = append(recs, kdRec{[3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}, i})
+			recs = append(recs, kdRec{bitsOf([3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}), i})
 		}
 	}
 	if len(recs) > 0 {
 		t.build(recs, 0, len(recs), -1, boxOf(recs))
 	}
-	t.order, t.at, t.on = make([]int, len(recs)), make([][3]float64, len(recs)), make([]bool, len(recs))
+	t.order, t.at, t.on = make([]int, len(recs)), make([][3]uint64, len(recs)), make([]bool, len(recs))
 	for k, r := range recs {
 		t.order[k], t.at[k] = r.row, r.p
 		t.pos[r.row] = k
@@ -479,12 +480,12 @@ func newKDTree(pts []float64, skip []bool) *kdTree {
 
 // kdRec is a row and its values while the tree is built.
 type kdRec struct {
-	p   [3]float64
+	p   [3]uint64
 	row int
 }
 
 // kdBox is the smallest and the largest values of some rows, per column.
-type kdBox struct{ lo, hi [3]float64 }
+type kdBox struct{ lo, hi [3]uint64 }
 
 func boxOf(recs []kdRec) kdBox {
 	b := kdBox{recs[0].p, recs[0].p}
@@ -497,7 +498,7 @@ func boxOf(recs []kdRec) kdBox {
 // add widens the box to hold p. The tests rarely change the box, so they
 // branch rather than select: a running min or max by selection would chain
 // every row's step to the last one's.
-func (b *kdBox) add(p *[3]float64) {
+func (b *kdBox) add(p *[3]uint64) {
 	for c := range 3 {
 		if p[c] < b.lo[c] {
 			b.lo[c] = p[c]
@@ -519,10 +520,10 @@ func (t *kdTree) build(recs []kdRec, start, end, parent int, box kdBox) int {
 		}
 		return id
 	}
-	axis := 0
-	for c := 1; c < 3; c++ {
-		if box.hi[c]-box.lo[c] > box.hi[axis]-box.lo[axis] {
-			axis = c
+	axis, widest := 0, 0.0
+	for c := range 3 {
+		if w := math.Float64frombits(box.hi[c]) - math.Float64frombits(box.lo[c]); w > widest {
+			axis, widest = c, w
 		}
 	}
 	t.nodes[id].axis = int32(axis)
@@ -548,9 +549,9 @@ func (t *kdTree) split(recs []kdRec, axis int) (low int, boxes [2]kdBox) {
 		sample = append(sample, recs[i].p[axis])
 	}
 	t.sample = sample
-	selectNth(sample, len(sample)/2, func(v float64) float64 { return v })
+	selectNth(sample, len(sample)/2, func(v uint64) uint64 { return v })
 	cut := sample[len(sample)/2]
-	boxes[0] = kdBox{[3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
+	boxes[0] = kdBox{[3]uint64{math.MaxUint64, math.MaxUint64, math.MaxUint64}, [3]uint64{}}
 	boxes[1] = boxes[0]
 	for i := range recs {
 		x := recs[i]
@@ -564,7 +565,7 @@ func (t *kdTree) split(recs []kdRec, axis int) (low int, boxes [2]kdBox) {
 		return low, boxes
 	}
 	low = len(recs) / 2
-	selectNth(recs, low, func(r kdRec) float64 { return r.p[axis] })
+	selectNth(recs, low, func(r kdRec) uint64 { return r.p[axis] })
 	return low, [2]kdBox{boxOf(recs[:low]), boxOf(recs[low:])}
 }
 
@@ -636,7 +637,7 @@ func (t *kdTree) deactivateFound() {
 // instructions and a cache miss a node.) A subtree
 // is skipped when it holds no active row or when the clip of its bound
 // lies inside a clip already found.
-func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [3]float64, covered bool) {
+func (t *kdTree) clips(p [3]uint64, out [][3]uint64) (clips [][3]uint64, by [3]uint64, covered bool) {
 	if len(t.nodes) == 0 {
 		return out, by, false
 	}
@@ -665,7 +666,7 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 				continue
 			}
 			q := t.at[k]
-			c := [3]float64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
+			c := [3]uint64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
 			if c == p {
 				t.stack = stack
 				return out, q, true
@@ -680,7 +681,7 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 			w := 0
 			for _, f := range out {
 				out[w] = f
-				w += 1 - oneIf(c[0] >= f[0])&oneIf(c[1] >= f[1])&oneIf(c[2] >= f[2])
+				w += int(((c[0] - f[0]) | (c[1] - f[1]) | (c[2] - f[2])) >> 63)
 			}
 			out = append(out[:w], c)
 		}
@@ -690,19 +691,29 @@ func (t *kdTree) clips(p [3]float64, out [][3]float64) (clips [][3]float64, by [
 }
 
 // inside reports whether some clip of out is ≥ (c0, c1, c2) in every
-// coordinate. It tests every clip, by flags rather than branches: which
-// clip holds the point, if any, is a coin toss, and the clips are few. The
-// point comes as three numbers and each clip is read through a pointer,
-// so that, inlined into clips, the loop keeps all in registers (as arrays
-// they were copied to the stack at each step: 15% of the instructions of a
-// sphere's history).
-func inside(out [][3]float64, c0, c1, c2 float64) bool {
-	hit := 0
+// coordinate, all as bits (see bitsOf). It tests every clip, one sign each
+// rather than a branch: which clip holds the point, if any, is a coin
+// toss, and the clips are few. The point comes as three numbers and each
+// clip is read through a pointer, so that, inlined into clips, the loop
+// keeps all in registers (as arrays they were copied to the stack at each
+// step: 15% of the instructions of a sphere's history).
+func inside(out [][3]uint64, c0, c1, c2 uint64) bool {
+	miss := uint64(1)
 	for i := range out {
 		f := &out[i]
-		hit |= oneIf(f[0] >= c0) & oneIf(f[1] >= c1) & oneIf(f[2] >= c2)
+		miss &= ((f[0] - c0) | (f[1] - c1) | (f[2] - c2)) >> 63
 	}
-	return hit != 0
+	return miss == 0
+}
+
+// bitsOf returns the bit patterns of three finite, positive extents. They
+// order as the values do, and below 2⁶³, so that the difference of two of
+// them, as a signed number, is negative exactly when the first is smaller:
+// the k-d search tests a clip against another with one sign, as
+// frontKung's coveredIn does with ranks, and takes minima without the NaN
+// handling of float min.
+func bitsOf(p [3]float64) [3]uint64 {
+	return [3]uint64{math.Float64bits(p[0]), math.Float64bits(p[1]), math.Float64bits(p[2])}
 }
 
 // clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle

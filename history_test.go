@@ -330,13 +330,13 @@ func TestHistoryTreeKeepsTheFront(t *testing.T) {
 		}
 		for id, nd := range tree.nodes {
 			active := 0
-			hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+			var hi [3]uint64
 			for k := nd.start; k < nd.end; k++ {
 				active += int(oneIf(tree.on[k]))
 				for c := range hi {
 					hi[c] = max(hi[c], tree.at[k][c])
 				}
-				if !slices.Equal(tree.at[k][:], row(tree.order[k])) {
+				if tree.at[k] != bitsOf([3]float64(row(tree.order[k]))) {
 					t.Fatalf("place %d holds %v, row %d is %v", k, tree.at[k], tree.order[k], row(tree.order[k]))
 				}
 			}
