@@ -661,32 +661,41 @@ func (t *kdTree) clips(p [3]uint64, out [][3]uint64) (clips [][3]uint64, by [3]u
 			stack = append(stack, int(b), int(a))
 			continue
 		}
-		for k := int(n.start); k < int(n.end); k++ {
-			if !t.on[k] {
-				continue
-			}
-			q := t.at[k]
-			c := [3]uint64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
-			if c == p {
-				t.stack = stack
-				return out, q, true
-			}
-			if c == q {
-				t.under = append(t.under, k)
-			}
-			if inside(out, c[0], c[1], c[2]) {
-				continue
-			}
-			// c replaces the clips inside it.
-			w := 0
-			for _, f := range out {
-				out[w] = f
-				w += int(((c[0] - f[0]) | (c[1] - f[1]) | (c[2] - f[2])) >> 63)
-			}
-			out = append(out[:w], c)
+		if out, by, covered = t.leafClips(p, int(n.start), int(n.end), out); covered {
+			break
 		}
 	}
 	t.stack = stack
+	return out, by, covered
+}
+
+// leafClips is clips on the rows order[start:end] of a leaf. It is a
+// function of its own, too large to inline, so that the walk over the
+// nodes, which runs more often, keeps more of its state in registers.
+func (t *kdTree) leafClips(p [3]uint64, start, end int, out [][3]uint64) (clips [][3]uint64, by [3]uint64, covered bool) {
+	for k := start; k < end; k++ {
+		if !t.on[k] {
+			continue
+		}
+		q := t.at[k]
+		c := [3]uint64{min(p[0], q[0]), min(p[1], q[1]), min(p[2], q[2])}
+		if c == p {
+			return out, q, true
+		}
+		if c == q {
+			t.under = append(t.under, k)
+		}
+		if inside(out, c[0], c[1], c[2]) {
+			continue
+		}
+		// c replaces the clips inside it.
+		w := 0
+		for _, f := range out {
+			out[w] = f
+			w += int(((c[0] - f[0]) | (c[1] - f[1]) | (c[2] - f[2])) >> 63)
+		}
+		out = append(out[:w], c)
+	}
 	return out, by, false
 }
 
