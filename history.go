@@ -21,7 +21,7 @@ import (
 // current front, found in a k-d tree over all rows built once (all rows are
 // known in advance): about O(log n) per row plus its neighbours on the
 // fronts of search-like and of evenly spread data (1e5 rows of a sphere,
-// every one on the front, take 25 to 30 Hypervolume calls; rows most of
+// every one on the front, take 16 to 20 Hypervolume calls; rows most of
 // which are dominated, under one), but O(n) per row in the worst case.
 // No O(n log n) bound is claimed for three columns: it would, integrated
 // over a fourth column, give an O(n log n) four-dimensional hypervolume,
