@@ -461,7 +461,8 @@ const kdLeafSize = 8
 func newKDTree(pts []float64, skip []bool) *kdTree {
 	m := len(pts) / 3
 	t := &kdTree{pos: make([]int, m), leaf: make([]int, m)}
-	var recs []kdRec
+	recs := make([]kdRec, 0, m)
+	t.nodes = make([]kdNode, 0, 4*m/kdLeafSize+1)
 	for i := range m {
 		if !skip[i] {
 			recs = append(recs, kdRec{bitsOf([3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}), i})
@@ -488,25 +489,14 @@ type kdRec struct {
 type kdBox struct{ lo, hi [3]uint64 }
 
 func boxOf(recs []kdRec) kdBox {
-	b := kdBox{recs[0].p, recs[0].p}
+	lo0, lo1, lo2 := recs[0].p[0], recs[0].p[1], recs[0].p[2]
+	hi0, hi1, hi2 := lo0, lo1, lo2
 	for i := range recs {
-		b.add(&recs[i].p)
+		p := &recs[i].p
+		lo0, lo1, lo2 = min(lo0, p[0]), min(lo1, p[1]), min(lo2, p[2])
+		hi0, hi1, hi2 = max(hi0, p[0]), max(hi1, p[1]), max(hi2, p[2])
 	}
-	return b
-}
-
-// add widens the box to hold p. The tests rarely change the box, so they
-// branch rather than select: a running min or max by selection would chain
-// every row's step to the last one's.
-func (b *kdBox) add(p *[3]uint64) {
-	for c := range 3 {
-		if p[c] < b.lo[c] {
-			b.lo[c] = p[c]
-		}
-		if p[c] > b.hi[c] {
-			b.hi[c] = p[c]
-		}
-	}
+	return kdBox{[3]uint64{lo0, lo1, lo2}, [3]uint64{hi0, hi1, hi2}}
 }
 
 // build adds the node of recs[start:end], whose box is box, and the nodes
@@ -538,7 +528,7 @@ func (t *kdTree) build(recs []kdRec, start, end, parent int, box kdBox) int {
 // the rest in column axis, about half of them, and returns low and the
 // boxes of both parts. The cut is the median of a sample of up to 31 rows,
 // and the rows are moved without a branch on which side they go (a coin
-// toss); only when the sample left under a sixteenth of the rows on one
+// toss), and the boxes taken by minima and maxima without one; only when the sample left under a sixteenth of the rows on one
 // side, as on many equal values, does an exact median selection split
 // them by rank. The tree's bounds are those of the rows under each node,
 // so any split is correct; the median keeps its depth logarithmic.
@@ -551,21 +541,16 @@ func (t *kdTree) split(recs []kdRec, axis int) (low int, boxes [2]kdBox) {
 	t.sample = sample
 	selectNth(sample, len(sample)/2, func(v uint64) uint64 { return v })
 	cut := sample[len(sample)/2]
-	boxes[0] = kdBox{[3]uint64{math.MaxUint64, math.MaxUint64, math.MaxUint64}, [3]uint64{}}
-	boxes[1] = boxes[0]
 	for i := range recs {
 		x := recs[i]
 		recs[i] = recs[low]
 		recs[low] = x
-		side := oneIf(x.p[axis] >= cut)
-		boxes[side].add(&x.p)
-		low += 1 - side
+		low += oneIf(x.p[axis] < cut)
 	}
-	if min(low, len(recs)-low)*16 >= len(recs) {
-		return low, boxes
+	if min(low, len(recs)-low)*16 < len(recs) {
+		low = len(recs) / 2
+		selectNth(recs, low, func(r kdRec) uint64 { return r.p[axis] })
 	}
-	low = len(recs) / 2
-	selectNth(recs, low, func(r kdRec) uint64 { return r.p[axis] })
 	return low, [2]kdBox{boxOf(recs[:low]), boxOf(recs[low:])}
 }
 
@@ -634,9 +619,9 @@ func (t *kdTree) deactivateFound() {
 // their clips prune the most. (Ordering by the volume of each child's
 // bound clipped to p, which needs both children's bounds, visited as many
 // nodes, 89 against 88 a row on a sphere of 1e5 rows, but cost 10% more
-// instructions and a cache miss a node.) A subtree
-// is skipped when it holds no active row or when the clip of its bound
-// lies inside a clip already found.
+// instructions and a cache miss a node.) A subtree is skipped when it
+// holds no active row or when the clip of its bound lies inside a clip
+// already found.
 func (t *kdTree) clips(p [3]uint64, out [][3]uint64) (clips [][3]uint64, by [3]uint64, covered bool) {
 	if len(t.nodes) == 0 {
 		return out, by, false
