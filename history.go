@@ -427,8 +427,8 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 // kdTree is a static k-d tree over the rows of a three-column extent
 // matrix, in which rows are switched on and off. Each node keeps the
 // largest coordinates of all its rows, active or not, and the number of
-// its active rows. Once built, the rows' values and switches are
-// kept in the order of the leaves, so that a leaf reads them in sequence.
+// its active rows. Once built, the rows' values and switches are kept in
+// the order of the leaves, so that a leaf reads them in sequence.
 type kdTree struct {
 	nodes  []kdNode
 	order  []int       // rows, leaf by leaf

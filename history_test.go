@@ -294,9 +294,9 @@ func TestHypervolumeHistoryOverflow(t *testing.T) {
 // no other row weakly dominates, the first of equal rows standing for all,
 // and each node must count the active rows below it, bound them by their
 // largest values, and split into two non-empty halves or be a leaf of at
-// most kdLeafSize rows. A row left active
-// under a dominating one would not change the volumes, only the cost, so
-// the prefix volumes alone would not show it.
+// most kdLeafSize rows. A row left active under a dominating one would not
+// change the volumes, only the cost, so the prefix volumes alone would not
+// show it.
 func TestHistoryTreeKeepsTheFront(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 200).Draw(t, "n")
