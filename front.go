@@ -101,9 +101,11 @@ type ndTuning struct {
 	sample2      int // two columns, more rows than bucket2Max: rows of a sample whose front decides for buckets (0: none)
 	bucket3Max   int // three columns: the same for front3Buckets
 	crowd        int // the most rows a bucket of front2Small orders by insertion; a fuller one is sorted
+	bits         int // four or more columns: halves of the divide and conquer of at most this many rows, and more than leaf, go to maximaBits
+	bitsWords    int // the words of the sets maximaBits keeps at a time (at least one row's)
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 1 << 14, crowd: 16}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 1 << 14, crowd: 16, bits: 1 << 13, bitsWords: 1 << 17}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a

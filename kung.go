@@ -39,6 +39,11 @@ import (
 //   - Small problems compare all pairs on rows gathered side by side: a half
 //     of at most leaf rows, and a marriage whose sides multiply to at most
 //     brutePairs.
+//   - Halves of at most bits rows are settled by bit sets (maximaBits),
+//     O(m²d/64) word operations for m rows but with no recursion: on a
+//     sphere of 1e4 rows, whose rows all survive, 43 ms went to 18 with six
+//     columns and 24 to 19 with five, and 1e5 rows of five columns took
+//     375 ms against 587.
 //
 // Before it, on data with a small front, the pre-filter's weighted knees
 // (pivotSet) have removed most rows.
@@ -139,6 +144,9 @@ type kung struct {
 	// pts happen once per row, not once per pair.
 	blkA []int32
 	t    ndTuning
+	// maximaBits's scratch, kept from one call to the next.
+	bits64 []uint64
+	bits32 []int32
 }
 
 // cols returns row id's ranks in the columns from lo on.
@@ -218,6 +226,9 @@ func coveredIn(blk, x []int32) bool {
 // second half's survivors are married to the first's, which are no worse
 // in column 0.
 func (k *kung) maxima(s []kRec) []kRec {
+	if len(s) <= min(k.t.bits, 1<<16) && len(s) > k.t.leaf {
+		return k.maximaBits(s)
+	}
 	if len(s) <= max(k.t.leaf, 1) {
 		// The rows of s are adjacent in pts, so the survivors gather into
 		// blkA as they are found.

@@ -82,8 +82,9 @@ func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int,
 // ndTunings force every path of the engine on inputs small enough for the
 // oracle: pre-filter on and off, radix and comparison sorts, the two-column
 // buckets compared pairwise or swept, the Fenwick and the sorted-slice
-// sweeps of three columns, and divide and conquer recursing down to single
-// rows.
+// sweeps of three columns, divide and conquer recursing down to single
+// rows, and bit sets in place of it, alone or under it, one row's sets at a
+// time or a few rows'.
 var ndTunings = map[string]ndTuning{
 	"defaults":         ndDefaults,
 	"everything":       {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
@@ -95,6 +96,9 @@ var ndTunings = map[string]ndTuning{
 	"buckets-inserted": {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: math.MaxInt, bucket3Max: math.MaxInt, crowd: math.MaxInt},
 	"buckets-sorted":   {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: math.MaxInt, bucket3Max: math.MaxInt, crowd: 1},
 	"buckets-sampled":  {prefilterMin: 2, radixMin: 2, leaf: 4, brutePairs: 16, probe: 6, bucket2Max: 4, sample2: 4, crowd: 2},
+	"bits-everything":  {prefilterMin: math.MaxInt, radixMin: 2, leaf: 1, bits: math.MaxInt, bitsWords: 1},
+	"bits-chunked":     {prefilterMin: math.MaxInt, radixMin: 2, leaf: 1, bits: math.MaxInt, bitsWords: 16},
+	"bits-under-kung":  {prefilterMin: 2, radixMin: 2, leaf: 2, brutePairs: 4, probe: 6, bits: 12, bitsWords: 2},
 }
 
 func TestNonDominatedTable(t *testing.T) {
