@@ -59,24 +59,27 @@ func NonDominatedSort(values []float64, dims int, maximize []bool) ([]int, error
 //     hundred steps, so an insertion also moves up to a block's steps and
 //     the block list: O(n·(b + n/b)) words for blocks of b steps in the
 //     worst case, a small share of the time below millions of rows.
-//   - Four or more columns: divide and conquer over the keys
-//     (sortLayersDC), O(n log^(d−1) n). It replaced ENS-BS behind a peel of
-//     large layers by the front engine, whose scan of a layer's members cost
-//     O(n² d) on many layers: in two runs it was 4–6× faster on uniform
-//     data of 1e5 rows with 4 and 5 columns, and 1.05–1.4× faster on
-//     single-layer sphere data (4 and 6 columns), where the peel cost one
-//     [NonDominated]. A check of the front before the divide and
-//     conquer stays out: on single-layer data one [NonDominated] costs
-//     about what the whole divide and conquer does (sphere, 6 columns,
-//     1e4 rows: 37.6 against 36.4 ms in one run), so it would save
-//     nothing there and add a [NonDominated] to data with many layers;
-//     and peeling every layer with it lost on uniform data (1e5 rows: 785
-//     against 207 ms with 4 columns, 1379 against 717 ms with 5, before
-//     the front engine's last speed-ups).
+//   - Four or more columns: layer 0 by the front engine ([NonDominated]),
+//     then divide and conquer over the keys of the other rows
+//     (sortLayersDC), O(n log^(d−1) n). The divide and conquer replaced
+//     ENS-BS behind a peel of large layers by the front engine, whose scan
+//     of a layer's members cost O(n² d) on many layers: in two runs it was
+//     4–6× faster on uniform data of 1e5 rows with 4 and 5 columns. Peeling
+//     every layer by the front engine lost on uniform data (1e5 rows: 785
+//     against 207 ms with 4 columns, 1379 against 717 ms with 5). Peeling
+//     layer 0 alone costs little there, where the front is small and found
+//     fast, and on single-layer data it is the whole call: since the front
+//     engine settles halves by bit sets, that is about 0.6 of the divide
+//     and conquer (sphere, 1e4 rows, 6 columns: 40.3 against 24.6 ms,
+//     medians of three interleaved runs; uniform, 1e5 rows, 4 and 5
+//     columns: level).
 func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	if n == 0 {
 		return layer
+	}
+	if dims >= 4 {
+		return peeledLayersDC(values, n, dims, maximize, layer)
 	}
 	keys := sortedKeys(values, n, dims, maximize)
 	switch dims {
@@ -86,8 +89,37 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 		sortLayers2(keys.rows, keys.order, layer)
 	case 3:
 		sortLayers3(keys.rows, keys.order, layer)
-	default:
-		sortLayersDC(keys.rows, keys.order, dims, layer)
+	}
+	return layer
+}
+
+// peeledLayersDC is nonDominatedLayers for four or more columns, into
+// layer, zeroed: layer 0 by the front engine, the other rows by the divide
+// and conquer among themselves, one layer deeper. That is exact: a longest
+// chain of dominating rows ending at a row starts on layer 0, as a
+// dominated row is dominated by a row of layer 0, so without its first row
+// it is a longest chain among the other rows.
+func peeledLayersDC(values []float64, n, dims int, maximize []bool, layer []int) []int {
+	front := nonDominatedRows(values, n, dims, maximize)
+	if len(front) == n {
+		return layer
+	}
+	onFront := make([]bool, n)
+	for _, r := range front {
+		onFront[r] = true
+	}
+	keys := sortedKeys(values, n, dims, maximize)
+	m := 0
+	for r, i := range keys.order {
+		if !onFront[i] {
+			copy(keys.rows[m*dims:(m+1)*dims], keys.rows[r*dims:(r+1)*dims])
+			keys.order[m] = i
+			m++
+		}
+	}
+	sortLayersDC(keys.rows[:m*dims], keys.order[:m], dims, layer)
+	for _, i := range keys.order[:m] {
+		layer[i]++
 	}
 	return layer
 }
