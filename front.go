@@ -15,7 +15,11 @@ import (
 // It costs O(n) for one column, O(n) after a radix sort for two, O(n log n)
 // for three and O(n log^(d−2) n) for d ≥ 4, and about one read of the matrix
 // when the front is small. Algorithm: H. T. Kung, F. Luccio and F. P.
-// Preparata, "On finding the maxima of a set of vectors", JACM 22(4), 1975.
+// Preparata, "On finding the maxima of a set of vectors", JACM 22(4), 1975;
+// with four or more columns its subproblems of up to 8192 rows are settled
+// by bit sets, after J. Moreno et al., "Merge nondominated sorting
+// algorithm for many-objective optimization", IEEE Trans. Cybernetics
+// 51(12), 2021.
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an [*Error] wrapping [ErrInvalidMatrix], with Path "values", "dims" or
@@ -70,8 +74,10 @@ func checkShape(values []float64, dims int) (int, error) {
 //     to sixteen thousand rows, buckets of the first column order the sweep
 //     (front3Buckets).
 //   - 4 or more: Kung's divide and conquer on the lexicographic order, in
-//     rank space, with a Fenwick sweep for the last three columns and all
-//     pairs compared in subproblems of about a hundred rows (frontKung).
+//     rank space, with a Fenwick sweep for the last three columns, halves
+//     of up to 8192 rows settled by bit sets (maximaBits), and all pairs
+//     compared in small marriages and on about a hundred rows or fewer
+//     (frontKung).
 //
 // Before any sort, inputs of a few hundred rows or more pass the pivot
 // pre-filter (pivotFilter), which drops the rows a few pivot rows dominate

@@ -10,13 +10,13 @@ import "math/bits"
 // builds that column's sets one row at a time, so a row's set is cut by a
 // word-wise AND with the set built so far when the walk reaches it.
 //
-// This is the bit-set formulation of the merge non-dominated sorting of
-// J. Moreno, D. Rodriguez, A. J. Nebro and J. A. Lozano ("Merge
-// non-dominated sorting algorithm for many-objective optimization", IEEE
-// Trans. Cybernetics 51(12), 2021), reduced to finding the front:
+// These are the dominance sets, kept as bits, of the merge non-dominated
+// sorting (MNDS) of J. Moreno, D. Rodriguez, A. J. Nebro and J. A. Lozano
+// ("Merge nondominated sorting algorithm for many-objective optimization",
+// IEEE Trans. Cybernetics 51(12), 2021), reduced to finding the front:
 // O(m² (d−1) / w) word operations for m rows of d columns and words of w
 // bits, against the O(m log^(d−2) m) of the divide and conquer, whose
-// constants grow with d. On fronts of five or six columns, where nearly
+// constants grow with d. On fronts of four to six columns, where nearly
 // every row survives and the boxes of the divide and conquer prune little,
 // the words win up to some thousands of rows.
 //
@@ -43,11 +43,11 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 		}
 		sortRankKeys(o, order[(d-1)*m:], bits.Len32(uint32(top)))
 	}
-	// The sets' non-zero words are [lo, hi). at[(c-1)*m:] lists the
-	// chunk's rows in column c's order, as their index in that order; ids
-	// keeps s's rows, which the result overwrites.
-	i32 := grow(&k.bits32, 2*chunk+d*m)
-	lo, hi, at, ids := i32[:chunk], i32[chunk:2*chunk], i32[2*chunk:2*chunk+(d-1)*m], i32[2*chunk+(d-1)*m:]
+	// The sets' non-zero words are [lo, hi). list holds the chunk's rows
+	// in the order of the column at hand, as their index in that order;
+	// ids keeps s's rows, which the result overwrites.
+	i32 := grow(&k.bits32, 2*chunk+2*m)
+	lo, hi, list, ids := i32[:chunk], i32[chunk:2*chunk], i32[2*chunk:2*chunk+m], i32[2*chunk+m:]
 	for i, r := range s {
 		ids[i] = int32(r.id)
 	}
@@ -56,16 +56,14 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 		for c := 1; c < d; c++ {
 			o := order[(c-1)*m : c*m]
 			// Which rows fall in the chunk is a coin toss: no branch.
-			list := at[(c-1)*m : c*m]
 			n := 0
 			for g, key := range o {
 				list[n] = int32(g)
 				n += oneIf(uint(int(key&0xffff)-c0) < uint(c1-c0))
 			}
-			list = list[:n]
 			clear(seen)
 			joined := 0 // o[:joined] are in seen
-			for _, g := range list {
+			for _, g := range list[:n] {
 				// A row's set is cut once the rows up to it in this
 				// column's order have joined. Rows that tie with it in the
 				// column and come later are later in s too, as the sort

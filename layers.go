@@ -18,9 +18,10 @@ import (
 // It costs O(n log n) for one or two columns, O(n log² n) comparisons for
 // three, and O(n log^(d−1) n) for d ≥ 4, whatever the number of layers.
 // Algorithms: Jensen's sweep (IEEE TEVC 2003) for two columns, ENS-BS of
-// Zhang et al. (IEEE TEVC 2015) for three, and for four or more Jensen's
-// divide and conquer as corrected by Fortin, Grenier and Parizeau (GECCO
-// 2013) and Buzdalov and Shalyto (PPSN 2014).
+// Zhang et al. (IEEE TEVC 2015) for three, and for four or more layer 0 by
+// [NonDominated], then Jensen's divide and conquer as corrected by Fortin,
+// Grenier and Parizeau (GECCO 2013) and Buzdalov and Shalyto (PPSN 2014),
+// so that a single-layer matrix costs one [NonDominated].
 //
 // A length that is not a multiple of dims, dims < 1 or len(maximize) != dims
 // is an [*Error] wrapping [ErrInvalidMatrix], as for [NonDominated]. An
@@ -95,10 +96,12 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 
 // peeledLayersDC is nonDominatedLayers for four or more columns, into
 // layer, zeroed: layer 0 by the front engine, the other rows by the divide
-// and conquer among themselves, one layer deeper. That is exact: a longest
-// chain of dominating rows ending at a row starts on layer 0, as a
-// dominated row is dominated by a row of layer 0, so without its first row
-// it is a longest chain among the other rows.
+// and conquer among themselves, one layer deeper. That is exact: a chain
+// of dominating rows that is longest for its last row starts on layer 0
+// (a dominated first row could be preceded by a row dominating it), and
+// every chain among the other rows extends below by a row of layer 0 (a
+// dominated row is dominated by some non-dominated row), so a row's
+// longest chain among the other rows is one row shorter.
 func peeledLayersDC(values []float64, n, dims int, maximize []bool, layer []int) []int {
 	front := nonDominatedRows(values, n, dims, maximize)
 	if len(front) == n {
