@@ -22,7 +22,10 @@ import "math/bits"
 //
 // The sets are kept for a chunk of rows at a time, so that their memory
 // stays within a cache of the processor; each chunk walks every column's
-// order again, which costs one bit set per row.
+// order again, which costs a bit set and a test per row.
+//
+// It marks the dominated rows dead and returns what maxima returns: the
+// survivors, compacted to the front of s, keyed by and sorted on column 1.
 func (k *kung) maximaBits(s []kRec) []kRec {
 	m := len(s)
 	d := k.dims
