@@ -528,10 +528,11 @@ func (t *kdTree) build(recs []kdRec, start, end, parent int, box kdBox) int {
 // the rest in column axis, about half of them, and returns low and the
 // boxes of both parts. The cut is the median of a sample of up to 31 rows,
 // and the rows are moved without a branch on which side they go (a coin
-// toss), and the boxes taken by minima and maxima without one; only when the sample left under a sixteenth of the rows on one
-// side, as on many equal values, does an exact median selection split
-// them by rank. The tree's bounds are those of the rows under each node,
-// so any split is correct; the median keeps its depth logarithmic.
+// toss), and the boxes taken by minima and maxima without one; only when
+// the sample left under a sixteenth of the rows on one side, as on many
+// equal values, does an exact median selection split them by rank. The
+// tree's bounds are those of the rows under each node, so any split is
+// correct; the median keeps its depth logarithmic.
 func (t *kdTree) split(recs []kdRec, axis int) (low int, boxes [2]kdBox) {
 	sample := t.sample[:0]
 	step := max(1, len(recs)/31)
