@@ -223,14 +223,22 @@ func TestContributionsContractOnTheSweep(t *testing.T) {
 	}
 }
 
-// TestSortKeys draws keys spread over a range, which the buckets sort, and
-// keys crowded near 0 beside one far away, which they leave to slices.Sort.
+// TestSortKeys draws keys spread over a range, which one dealing into
+// buckets sorts; keys crowded near 0 beside one far away, which crowd one
+// bucket and are dealt again, once or more; and the bit patterns of floats
+// most of which share a binade, as sortKeysByValue's keys do.
 func TestSortKeys(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		top := rapid.SampledFrom([]uint64{1 << 20, 1000}).Draw(t, "top")
 		a := rapid.SliceOfNDistinct(rapid.Uint64Range(0, top), 0, 600, rapid.ID).Draw(t, "a")
 		if rapid.Bool().Draw(t, "far") {
 			a = append(a, 1<<62)
+		}
+		if rapid.Bool().Draw(t, "floats") {
+			a = a[:0]
+			for _, v := range rapid.SliceOfNDistinct(rapid.Float64Range(0, 1), 0, 600, rapid.ID).Draw(t, "values") {
+				a = append(a, math.Float64bits(v))
+			}
 		}
 		want := slices.Clone(a)
 		slices.Sort(want)
