@@ -101,8 +101,9 @@ func sortKeys(a, buf []uint64) {
 		buf[start[b]] = k
 		start[b]++
 	}
-	// start[b] is now where bucket b ends.
-	if crowded {
+	// start[b] is now where bucket b ends. With shift 0 a bucket holds
+	// one key value, and equal keys, which callers never pass, are sorted.
+	if crowded && shift > 0 {
 		from := int32(0)
 		for _, end := range start[:1<<width] {
 			if end-from > maxCrowd {

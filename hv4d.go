@@ -178,7 +178,7 @@ func (e *hv4Entry) before(x, y, z uint64) bool {
 // (x, y, z). The members above z are found by a bisection whose comparison
 // moves the base through a mask rather than a branch, which data would
 // mispredict half the time; members at z, rare on continuous data, are
-// passed one by one.
+// passed one by one, no more than locate then walks.
 func (s *hv4Sweep) above(x, y, z uint64) int {
 	l := s.l
 	j := 0
