@@ -223,6 +223,18 @@ func TestContributionsContractOnTheSweep(t *testing.T) {
 	}
 }
 
+// TestSortKeysEqualKeys passes keys that crowd one bucket and are all
+// equal, which no caller passes: a bucket that cannot be narrowed is not
+// dealt again, and the keys come back as they were.
+func TestSortKeysEqualKeys(t *testing.T) {
+	a := append(slices.Repeat([]uint64{7}, 40), 1, 1<<40)
+	sortKeys(a, make([]uint64, len(a)))
+	want := append(append([]uint64{1}, slices.Repeat([]uint64{7}, 40)...), 1<<40)
+	if !slices.Equal(a, want) {
+		t.Fatalf("sortKeys = %v, want %v", a, want)
+	}
+}
+
 // TestSortKeys draws keys spread over a range, which one dealing into
 // buckets sorts; keys crowded near 0 beside one far away, which crowd one
 // bucket and are dealt again, once or more; and the bit patterns of floats
