@@ -90,9 +90,9 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 				if l >= h {
 					continue // nothing before p is no worse so far
 				}
+				cut, by := set[l:h], seen[l:h]
 				if c == d-1 {
 					var any uint64
-					cut, by := set[l:h], seen[l:h]
 					for w := range cut {
 						any |= cut[w] & by[w]
 					}
@@ -101,7 +101,6 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 					}
 					continue
 				}
-				cut, by := set[l:h], seen[l:h]
 				for w := range cut {
 					cut[w] &= by[w]
 				}
