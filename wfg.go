@@ -62,10 +62,7 @@ const filterCap = 64
 func (l *limiter) limit(p, pts []float64, dims int, rows []int, skip int) (limited []float64, covered bool) {
 	d := len(p)
 	l.rows = l.rows[:0]
-	if cap(l.clip) < d {
-		l.clip = make([]float64, d)
-	}
-	clip := l.clip[:d]
+	clip := grow(&l.clip, d)
 	filtering := true
 	for _, j := range rows {
 		if j == skip {
