@@ -3,6 +3,7 @@ package spica
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // hv4d is the hypervolume of finite, positive four-column extents by the
@@ -29,13 +30,19 @@ func hv4d(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
-	var s hv4Sweep
+	var s *hv4Sweep
+	if m <= hv4PoolRows {
+		s = hv4Pool.Get().(*hv4Sweep)
+		defer hv4Pool.Put(s)
+	} else {
+		s = new(hv4Sweep)
+	}
 	s.reset(m)
 	for i := range m {
 		s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 	}
 	vol := 0.0
-	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
+	for _, i := range s.sort(pts, 4, 3, 2, 1, 0) {
 		p := int32(i + 2)
 		if s.locate(p) {
 			continue
@@ -45,6 +52,17 @@ func hv4d(pts []float64) float64 {
 	return vol
 }
 
+// hv4Pool keeps the buffers of a sweep of at most hv4PoolRows rows (its
+// nodes, L and its sort) from one hv4d call to the next: on the fronts of a
+// few hundred rows that most calls measure, allocating and clearing them
+// cost about a tenth of the call (a 313-row U4 front: 6 allocations and
+// 45 kB a call before, 2 and 13 kB after; 37.7-42.4 µs against 33.3-35.8
+// µs in five interleaved rounds). A larger sweep costs far more than its
+// allocation, and is not kept alive in the pool for the next call.
+var hv4Pool = sync.Pool{New: func() any { return new(hv4Sweep) }}
+
+const hv4PoolRows = 4096
+
 // extentOrder returns the rows of an extent matrix with dims columns by
 // decreasing extent in column cols[0], ties by decreasing extent in the
 // columns cols[1:] in turn, and then by row, so that sums formed in this
@@ -53,9 +71,26 @@ func hv4d(pts []float64) float64 {
 // extentKeysMax rows sortKeys (see extentKeys); the comparison sort only
 // sees runs of ties, which continuous data hardly has.
 func extentOrder(pts []float64, dims int, cols ...int) []int {
+	var b extentSort
+	return b.sort(pts, dims, cols...)
+}
+
+// extentSort is extentOrder with buffers that outlive one call: the order
+// it returns is its own, valid until the next call.
+type extentSort struct {
+	order []int
+	keys  []uint64 // extentKeys'
+}
+
+func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 	m := len(pts) / dims
+	if cap(b.order) < m {
+		b.order = make([]int, m)
+	}
+	order := b.order[:m]
 	if m <= extentKeysMax {
-		return extentKeys(pts, dims, cols)
+		b.extentKeys(order, pts, dims, cols)
+		return order
 	}
 	recs := make([]ndRec, 2*m)
 	for i := range m {
@@ -65,7 +100,6 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 	}
 	sorted := recs[:m]
 	radixSort(sorted, recs[m:], false)
-	order := make([]int, m)
 	for i, r := range sorted {
 		order[i] = int(r.aux)
 	}
@@ -78,22 +112,23 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 // buckets cost about a third of the radix sort's count arrays.
 const extentKeysMax = 512
 
-// extentKeys is extentOrder for at most extentKeysMax rows, by
+// extentKeys is extentOrder for at most extentKeysMax rows, into order, by
 // sortKeysByValue: a key is the top 48 bits of the complement of the first
 // extent's bits (which order positive floats) over the row.
-func extentKeys(pts []float64, dims int, cols []int) []int {
-	m := len(pts) / dims
-	keys := make([]uint64, 2*m)
+func (b *extentSort) extentKeys(order []int, pts []float64, dims int, cols []int) {
+	m := len(order)
+	if cap(b.keys) < 2*m {
+		b.keys = make([]uint64, 2*m)
+	}
+	keys := b.keys[:2*m]
 	for i := range m {
 		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^contrib3SmallIndex | uint64(i)
 	}
 	sortKeysByValue(keys[:m], keys[m:], func(i int) float64 { return pts[dims*i+cols[0]] })
-	order := make([]int, m)
 	for k, key := range keys[:m] {
 		order[k] = int(key & contrib3SmallIndex)
 	}
 	sortExtentTies(order, pts, dims, cols)
-	return order
 }
 
 // sortExtentTies sorts each run of rows of order with equal extents in
@@ -142,9 +177,10 @@ const (
 // into the array moves O(|L|) words, within the O(|L|) a row costs anyway.
 // Node i+2 is row i of the caller.
 type hv4Sweep struct {
-	nd  []hv4Node
-	l   []hv4Entry // L
-	pos int        // where the node last located goes in L
+	nd         []hv4Node
+	l          []hv4Entry // L
+	pos        int        // where the node last located goes in L
+	extentSort            // the order of the rows
 }
 
 // hv4Entry is a member of L: a node and its coordinates as float64 bits,

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -170,4 +171,35 @@ func TestExtentOrderMatchesASort(t *testing.T) {
 			t.Fatalf("extentOrder = %v, want %v", got, want)
 		}
 	})
+}
+
+// TestHV4DReusesItsSweepSafely runs hv4d from several goroutines at once on
+// sets of alternating sizes, one of them above hv4PoolRows (which is not
+// pooled), so that pooled sweeps are reused after larger and smaller ones
+// and shared between goroutines: each result must equal WFG's, computed
+// beforehand. Under -race it also checks that no two calls share a sweep.
+func TestHV4DReusesItsSweepSafely(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 4))
+	var sets [][]float64
+	for _, n := range []int{300, 3, 120, 1, hv4PoolRows + 50, 40, 250, 7} {
+		sets = append(sets, shapedExtents(rng, []string{"uniform", "sphere", "grid"}[n%3], n, 4))
+	}
+	want := make([]float64, len(sets))
+	for i, pts := range sets {
+		want[i] = wfg(pts, 4)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 3 * len(sets) {
+				i := (r + 3*g) % len(sets)
+				if got := hv4d(sets[i]); math.Abs(got-want[i]) > 1e-12*max(1, want[i]) {
+					t.Errorf("goroutine %d, set %d (%d rows): hv4d = %v, WFG %v", g, i, len(sets[i])/4, got, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
