@@ -203,3 +203,28 @@ func TestHV4DReusesItsSweepSafely(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHV4DPoolsOnlySmallSweeps checks the pool's policy by what a call
+// allocates once the pool is warm: nothing for a front of 100 rows, only
+// the radix sort's records at hv4PoolRows rows, and a whole sweep (the
+// sweep, its nodes, L and the order) one row above, which must not be kept
+// for the next call. The bounds leave room for the race detector, under
+// which sync.Pool drops a quarter of what it is given (AllocsPerRun
+// truncates its average: 0 or 1, 1 or 2 and 5 there).
+func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		n        int
+		min, max float64
+	}{
+		{100, 0, 2.5},
+		{hv4PoolRows, 0, 3.5},
+		{hv4PoolRows + 1, 4.5, math.Inf(1)},
+	} {
+		pts := shapedExtents(rng, "uniform", c.n, 4)
+		hv4d(pts) // warm the pool
+		if got := testing.AllocsPerRun(20, func() { hv4d(pts) }); got < c.min || got > c.max {
+			t.Errorf("%d rows: %v allocations a call, want %v to %v", c.n, got, c.min, c.max)
+		}
+	}
+}
