@@ -242,18 +242,28 @@ func (s *hv4Sweep) above(x, y, z uint64) int {
 // one, and p is covered if the first step at or right of p's x is at least
 // as high as p. The walk passes only the steps left of p, where a scan of L
 // would pass every row above p.
+//
+// The relinking finds the end of the rows above p itself, by their z,
+// rather than after a bisection (above): the test is one more compare a row
+// and its branch mispredicts once, at the end, where the bisection's
+// dependent loads cost more than the whole test on the fronts of tens of
+// rows that L holds on most data (313-row U4 front: 33.0 µs against 35.7,
+// medians of seven interleaved rounds; 1000-row sphere, L about 170 rows:
+// level).
 func (s *hv4Sweep) locate(p int32) bool {
 	nd := s.nd
 	P := &nd[p]
 	px, py := P.x, P.y
-	end := s.above(math.Float64bits(px), math.Float64bits(py), math.Float64bits(P.z))
+	pzb := math.Float64bits(P.z)
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
-	for _, e := range s.l[:end] {
-		q := e.id
-		Q := &nd[q]
-		Q.cl, Q.cr = Q.left, Q.right
-		nd[Q.left].cr = q
-		nd[Q.right].cl = q
+	l := s.l
+	end := 0
+	for ; end < len(l) && l[end].z > pzb; end++ {
+		relink(nd, l[end].id)
+	}
+	// Rows at p's height, rare on continuous data, come before p by (y, x).
+	for pxb, pyb := math.Float64bits(px), math.Float64bits(py); end < len(l) && l[end].before(pxb, pyb, pzb); end++ {
+		relink(nd, l[end].id)
 	}
 	cl, t := int32(hvLeft), nd[hvLeft].cr
 	for nd[t].x < px {
@@ -270,6 +280,14 @@ func (s *hv4Sweep) locate(p int32) bool {
 	}
 	P.left, P.right, s.pos = cl, t, end
 	return false
+}
+
+// relink puts node q back on the staircase between its two neighbours.
+func relink(nd []hv4Node, q int32) {
+	Q := &nd[q]
+	Q.cl, Q.cr = Q.left, Q.right
+	nd[Q.left].cr = q
+	nd[Q.right].cl = q
 }
 
 // place is locate without the relinking, for a node that is inserted
