@@ -243,13 +243,14 @@ func (s *hv4Sweep) above(x, y, z uint64) int {
 // as high as p. The walk passes only the steps left of p, where a scan of L
 // would pass every row above p.
 //
-// The relinking finds the end of the rows above p itself, by their z,
-// rather than after a bisection (above): the test is one more compare a row
-// and its branch mispredicts once, at the end, where the bisection's
-// dependent loads cost more than the whole test on the fronts of tens of
-// rows that L holds on most data (313-row U4 front: 33.0 µs against 35.7,
-// medians of seven interleaved rounds; 1000-row sphere, L about 170 rows:
-// level).
+// While L holds at most locateScanMax rows, the relinking finds the end of
+// the rows above p itself, by their z, rather than after a bisection
+// (above): the test is one more compare a row and its branch mispredicts
+// once, at the end, where the bisection's dependent loads cost more than
+// the whole test on the tens of rows that L holds on most data. Medians of
+// four runs of each, one binary: a 313-row U4 front (L about 40 rows)
+// 29.7 µs against 32.0 by bisection, 250 rows of a sphere 32.1 against 34.0;
+// from 1000 rows of a sphere (L about 170) on, the bisection is 3-5% faster.
 func (s *hv4Sweep) locate(p int32) bool {
 	nd := s.nd
 	P := &nd[p]
@@ -257,13 +258,22 @@ func (s *hv4Sweep) locate(p int32) bool {
 	pzb := math.Float64bits(P.z)
 	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
 	l := s.l
+	pxb, pyb := math.Float64bits(px), math.Float64bits(py)
 	end := 0
-	for ; end < len(l) && l[end].z > pzb; end++ {
-		relink(nd, l[end].id)
-	}
-	// Rows at p's height, rare on continuous data, come before p by (y, x).
-	for pxb, pyb := math.Float64bits(px), math.Float64bits(py); end < len(l) && l[end].before(pxb, pyb, pzb); end++ {
-		relink(nd, l[end].id)
+	if len(l) > locateScanMax {
+		end = s.above(pxb, pyb, pzb)
+		for _, e := range l[:end] {
+			relink(nd, e.id)
+		}
+	} else {
+		for ; end < len(l) && l[end].z > pzb; end++ {
+			relink(nd, l[end].id)
+		}
+		// Rows at p's height, rare on continuous data, come before p by
+		// (y, x).
+		for ; end < len(l) && l[end].before(pxb, pyb, pzb); end++ {
+			relink(nd, l[end].id)
+		}
 	}
 	cl, t := int32(hvLeft), nd[hvLeft].cr
 	for nd[t].x < px {
@@ -281,6 +291,11 @@ func (s *hv4Sweep) locate(p int32) bool {
 	P.left, P.right, s.pos = cl, t, end
 	return false
 }
+
+// locateScanMax is the size of L up to which locate finds the end of the
+// rows above p while relinking them; a variable so that tests can force
+// either path.
+var locateScanMax = 128
 
 // relink puts node q back on the staircase between its two neighbours.
 func relink(nd []hv4Node, q int32) {

@@ -1,11 +1,25 @@
 package spica
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"pgregory.net/rapid"
 )
+
+// locatePaths runs f under each of locate's ways to find the rows of L
+// above a node: relinking them until one is not (locateScanMax large) and a
+// bisection first (locateScanMax 0).
+func locatePaths(t *testing.T, f func(t *testing.T)) {
+	for _, limit := range []int{1 << 30, 0} {
+		t.Run(fmt.Sprintf("locateScanMax=%d", limit), func(t *testing.T) {
+			defer func(old int) { locateScanMax = old }(locateScanMax)
+			locateScanMax = limit
+			f(t)
+		})
+	}
+}
 
 // TestHV4DSweepStepByStep drives the HV4D+ sweep one row at a time, as
 // hv4d does, on rows drawn from three values per column, so that rows tie
@@ -25,50 +39,52 @@ import (
 //
 // place is checked against locate on the same L.
 func TestHV4DSweepStepByStep(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 24).Draw(t, "n")
-		pts := make([]float64, 4*n)
-		for i := range pts {
-			pts[i] = float64(rapid.IntRange(1, 3).Draw(t, "e"))
-		}
-		var s hv4Sweep
-		s.reset(n)
-		for i := range n {
-			s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
-		}
-		for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
-			p := int32(i + 2)
-			P := s.nd[p]
-			members := sweepMembers(&s)
+	locatePaths(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			n := rapid.IntRange(1, 24).Draw(t, "n")
+			pts := make([]float64, 4*n)
+			for i := range pts {
+				pts[i] = float64(rapid.IntRange(1, 3).Draw(t, "e"))
+			}
+			var s hv4Sweep
+			s.reset(n)
+			for i := range n {
+				s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+			}
+			for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
+				p := int32(i + 2)
+				P := s.nd[p]
+				members := sweepMembers(&s)
 
-			wantCovered := false
-			for _, q := range members {
-				wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
-			}
-			covered := s.place(p)
-			placed := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}
-			if got := s.locate(p); got != wantCovered || covered != wantCovered {
-				t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
-			}
-			if wantCovered {
-				continue
-			}
-			pos, left, right := bruteNeighbours(&s, members, P)
-			if got := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
-				t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
-			}
+				wantCovered := false
+				for _, q := range members {
+					wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
+				}
+				covered := s.place(p)
+				placed := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}
+				if got := s.locate(p); got != wantCovered || covered != wantCovered {
+					t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
+				}
+				if wantCovered {
+					continue
+				}
+				pos, left, right := bruteNeighbours(&s, members, P)
+				if got := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
+					t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
+				}
 
-			before := make([]float64, 0, 3*len(members)+3)
-			for _, q := range members {
-				before = append(before, q.x, q.y, q.z)
+				before := make([]float64, 0, 3*len(members)+3)
+				for _, q := range members {
+					before = append(before, q.x, q.y, q.z)
+				}
+				after := append(before[:len(before):len(before)], P.x, P.y, P.z)
+				want := oracleOfExtents(after, 3) - oracleOfExtents(before, 3)
+				if got := s.measure(p, true); got != want {
+					t.Fatalf("row %d: measure = %v, want %v", i, got, want)
+				}
+				checkSweepL(t, &s, append(members, hv4Node{x: P.x, y: P.y, z: P.z}))
 			}
-			after := append(before[:len(before):len(before)], P.x, P.y, P.z)
-			want := oracleOfExtents(after, 3) - oracleOfExtents(before, 3)
-			if got := s.measure(p, true); got != want {
-				t.Fatalf("row %d: measure = %v, want %v", i, got, want)
-			}
-			checkSweepL(t, &s, append(members, hv4Node{x: P.x, y: P.y, z: P.z}))
-		}
+		})
 	})
 }
 

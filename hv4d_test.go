@@ -71,17 +71,19 @@ func TestHV4DTiedDelimiters(t *testing.T) {
 // that ties in every column, duplicates and rows covered by one or by
 // several others are common, and compares with the grid oracle.
 func TestHV4DMatchesGridOracle(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 12).Draw(t, "n")
-		pool := []float64{0.5, 1, 2, 3, 4}
-		pts := make([]float64, 4*n)
-		for i := range pts {
-			pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
-		}
-		want := oracleOfExtents(pts, 4)
-		if got := hv4d(pts); !approxEqual(got, want) {
-			t.Fatalf("hv4d = %v, oracle %v", got, want)
-		}
+	locatePaths(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			n := rapid.IntRange(0, 12).Draw(t, "n")
+			pool := []float64{0.5, 1, 2, 3, 4}
+			pts := make([]float64, 4*n)
+			for i := range pts {
+				pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
+			}
+			want := oracleOfExtents(pts, 4)
+			if got := hv4d(pts); !approxEqual(got, want) {
+				t.Fatalf("hv4d = %v, oracle %v", got, want)
+			}
+		})
 	})
 }
 
@@ -89,15 +91,17 @@ func TestHV4DMatchesGridOracle(t *testing.T) {
 // rows, rows on a sphere (all mutually non-dominated) and rows on a coarse
 // grid, where the staircases see long runs of ties.
 func TestHV4DMatchesWFG(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 300).Draw(t, "n")
-		shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
-		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
-		pts := shapedExtents(rng, shape, n, 4)
-		want, got := wfg(pts, 4), hv4d(pts)
-		if math.Abs(got-want) > 1e-12*max(1, want) {
-			t.Fatalf("hv4d = %v, WFG %v", got, want)
-		}
+	locatePaths(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			n := rapid.IntRange(1, 300).Draw(t, "n")
+			shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
+			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
+			pts := shapedExtents(rng, shape, n, 4)
+			want, got := wfg(pts, 4), hv4d(pts)
+			if math.Abs(got-want) > 1e-12*max(1, want) {
+				t.Fatalf("hv4d = %v, WFG %v", got, want)
+			}
+		})
 	})
 }
 
