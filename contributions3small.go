@@ -126,13 +126,16 @@ func sortKeys(a, buf []uint64) {
 // its low contrib3SmallIndex bits. sortKeys orders the packed integers, and
 // rows that agree in the bits sorted on are then put right by their exact
 // values (value(row)), by insertion, in time linear in the keys that move.
-// Rows of equal value keep the order of their rows.
-func sortKeysByValue(keys, buf []uint64, value func(row int) float64) {
+// Rows of equal value keep the order of their rows. It reports whether any
+// two rows agreed in the bits sorted on: when none did, no two rows have
+// equal values.
+func sortKeysByValue(keys, buf []uint64, value func(row int) float64) (agreed bool) {
 	sortKeys(keys, buf)
 	for k := 1; k < len(keys); k++ {
 		if (keys[k]^keys[k-1])&^contrib3SmallIndex != 0 {
 			continue // apart in the bits sorted on, so in order
 		}
+		agreed = true
 		e, v := keys[k], value(int(keys[k]&contrib3SmallIndex))
 		j := k
 		for ; j > 0 && value(int(keys[j-1]&contrib3SmallIndex)) < v; j-- {
@@ -140,6 +143,7 @@ func sortKeysByValue(keys, buf []uint64, value func(row int) float64) {
 		}
 		keys[j] = e
 	}
+	return agreed
 }
 
 // contrib3Scratch is the memory of one contributions3Small call, pooled:

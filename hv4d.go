@@ -124,11 +124,13 @@ func (b *extentSort) extentKeys(order []int, pts []float64, dims int, cols []int
 	for i := range m {
 		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^contrib3SmallIndex | uint64(i)
 	}
-	sortKeysByValue(keys[:m], keys[m:], func(i int) float64 { return pts[dims*i+cols[0]] })
+	agreed := sortKeysByValue(keys[:m], keys[m:], func(i int) float64 { return pts[dims*i+cols[0]] })
 	for k, key := range keys[:m] {
 		order[k] = int(key & contrib3SmallIndex)
 	}
-	sortExtentTies(order, pts, dims, cols)
+	if agreed { // else no two rows tie in cols[0]
+		sortExtentTies(order, pts, dims, cols)
+	}
 }
 
 // sortExtentTies sorts each run of rows of order with equal extents in
