@@ -367,7 +367,10 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 	// just outside the rectangle. A row right of the rectangle and lower
 	// than cr, or left of it and left of cl, changes nothing, neither the
 	// area nor its neighbours when p joins L (cr, or cl, is a nearer one),
-	// so it costs a test; the volume is added up only where the area
+	// so it costs a test, in a loop of its own that changes only k, w and
+	// hold (in the outer loop, which changes the sums and links too, the
+	// compiler shuffled them all through registers a row: 2.8% of a U4
+	// front's instructions); the volume is added up only where the area
 	// changes. Rows are kept in L by moving each one slot down the array
 	// through hold, until a row is dropped and opens a slot.
 	vol, zPrev := 0.0, P.z
@@ -381,12 +384,15 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 		// is above such a row, right of p and lower than p (left and
 		// higher), so a row failing the test would lie under it in x and
 		// y, and L holds no row that one above it covers.
-		if gx := oneIf(e.x >= pxb); gx&oneIf(e.y >= cry)|(1-gx)&oneIf(e.x >= clx) == 0 {
+		for gx := oneIf(e.x >= pxb); gx&oneIf(e.y >= cry)|(1-gx)&oneIf(e.x >= clx) == 0; gx = oneIf(e.x >= pxb) {
 			if keep {
 				l[w], hold = hold, e
 				w++
 			}
-			continue
+			if k++; k == len(l) {
+				goto bottom
+			}
+			e = l[k]
 		}
 		x, y, z, q := math.Float64frombits(e.x), math.Float64frombits(e.y), math.Float64frombits(e.z), e.id
 		vol += area * (zPrev - z)
@@ -446,6 +452,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			w++
 		}
 	}
+bottom:
 	if keep {
 		s.settle(p, w, k, hold)
 	}
