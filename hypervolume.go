@@ -3,6 +3,7 @@ package spica
 import (
 	"math"
 	"strconv"
+	"sync"
 )
 
 // Most hypervolume kernels (here, hv3.go, wfg.go) work on extents: a row's
@@ -51,7 +52,14 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 		}
 		return hvRescaled(values, n, dims, maximize, ref), nil
 	}
-	pts, _ := extents(values, n, dims, maximize, ref)
+	var pts []float64
+	if len(values) <= hvPoolValues {
+		sc := hvPool.Get().(*hvScratch)
+		defer hvPool.Put(sc)
+		pts = sc.extents(values, n, dims, maximize, ref)
+	} else {
+		pts, _ = extents(values, n, dims, maximize, ref)
+	}
 	for _, e := range pts {
 		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
 			return hvRescaled(values, n, dims, maximize, ref), nil
@@ -175,11 +183,44 @@ func checkHypervolume(values []float64, dims int, maximize []bool, ref []float64
 	return n, nil
 }
 
+// hvScratch holds the extents of one Hypervolume call on at most
+// hvPoolValues values, pooled: on the fronts of a few hundred rows that most
+// calls measure, allocating them cost about a tenth of the call (a 313-row
+// U4 front: 25.9 µs against 28.6, medians of seven interleaved rounds), in
+// the collector's work more than in the allocation. A larger matrix costs
+// far more than its allocation, and is not kept alive in the pool.
+type hvScratch struct {
+	pts  []float64
+	rows []int
+}
+
+var hvPool = sync.Pool{New: func() any { return new(hvScratch) }}
+
+const hvPoolValues = 1 << 14
+
+// extents is the package's extents into the scratch's buffers; the result
+// is valid until the scratch's next use.
+func (sc *hvScratch) extents(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	if cap(sc.pts) < len(values) {
+		sc.pts = make([]float64, len(values))
+	}
+	if cap(sc.rows) < n {
+		sc.rows = make([]int, n)
+	}
+	pts, _ := extentsInto(sc.pts[:len(values)], sc.rows[:n], values, n, dims, maximize, ref)
+	return pts
+}
+
 // extents returns the extents of the rows inside the reference box, row
 // major, and the indices of those rows. Each row is written out and then
 // kept or overwritten by the next, by a flag rather than a branch: which
 // rows lie inside the box is a coin toss on most data.
 func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]float64, []int) {
+	return extentsInto(make([]float64, len(values)), make([]int, n), values, n, dims, maximize, ref)
+}
+
+// extentsInto is extents into pts (as long as values) and rows (n long).
+func extentsInto(pts []float64, rows []int, values []float64, n, dims int, maximize []bool, ref []float64) ([]float64, []int) {
 	// e = sign·v + off is ref − v in a minimized column and v − ref in a
 	// maximized one, exactly: the product is exact and the sum the same.
 	var buf [16]float64
@@ -191,8 +232,6 @@ func extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]f
 			sign, off = append(sign, -1), append(off, ref[j])
 		}
 	}
-	pts := make([]float64, len(values))
-	rows := make([]int, n)
 	if dims == 3 {
 		// The common case, unrolled: the general loop spends most of its
 		// time on the slicing and the inner loop's counters.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -743,4 +744,76 @@ func TestHypervolumeManyColumns(t *testing.T) {
 	if got != 216 {
 		t.Errorf("Hypervolume = %v, want 216", got)
 	}
+}
+
+// TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates
+// on four columns: nothing while the extents (hvPoolValues values) and the
+// sweep are pooled, the sweep's radix records alone at 4096 rows, and the
+// extents and rows (2) besides a whole sweep (5) one row above. Under the
+// race detector, whose sync.Pool drops a quarter of what it is given, a
+// pooled call may allocate its buffers anew (AllocsPerRun truncates).
+func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, c := range []struct {
+		n    int
+		want float64
+	}{
+		{100, 0},
+		{hvPoolValues / 4, 1},
+		{hvPoolValues/4 + 1, 7},
+	} {
+		values := shapedExtents(rng, "uniform", c.n, 4)
+		ref, maximize := make([]float64, 4), []bool{true, true, true, true}
+		run := func() {
+			if _, err := Hypervolume(values, 4, maximize, ref); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run() // warm the pools
+		got := testing.AllocsPerRun(20, run)
+		ok := got == c.want
+		if raceEnabled && c.n <= hvPoolValues/4 {
+			ok = got >= c.want && got <= c.want+3
+		}
+		if !ok {
+			t.Errorf("%d rows: %v allocations a call, want %v", c.n, got, c.want)
+		}
+	}
+}
+
+// TestHypervolumeConcurrentCalls runs Hypervolume from several goroutines
+// at once on matrices of three to five columns and of alternating sizes,
+// so that pooled buffers pass between calls of every shape: each result
+// must equal the one computed alone beforehand.
+func TestHypervolumeConcurrentCalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	type input struct {
+		values, ref []float64
+		dims        int
+		maximize    []bool
+	}
+	var inputs []input
+	for k, n := range []int{300, 2, 90, 1, 40, 700, 5} {
+		dims := 3 + k%3
+		inputs = append(inputs, input{shapedExtents(rng, []string{"uniform", "sphere", "grid"}[k%3], n, dims), make([]float64, dims), dims, slices.Repeat([]bool{true}, dims)})
+	}
+	want := make([]float64, len(inputs))
+	for i, in := range inputs {
+		want[i], _ = Hypervolume(in.values, in.dims, in.maximize, in.ref)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 3 * len(inputs) {
+				i := (r + 2*g) % len(inputs)
+				in := inputs[i]
+				if got, err := Hypervolume(in.values, in.dims, in.maximize, in.ref); err != nil || got != want[i] {
+					t.Errorf("goroutine %d, input %d: Hypervolume = %v, %v; alone %v", g, i, got, err, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
