@@ -2,6 +2,7 @@ package spica
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -192,16 +193,24 @@ func TestHV4DReusesItsSweepSafely(t *testing.T) {
 	for i, pts := range sets {
 		want[i] = wfg(pts, 4)
 	}
+	concurrently(4, 3*len(sets), func(g, r int) {
+		i := (r + 3*g) % len(sets)
+		if got := hv4d(sets[i]); math.Abs(got-want[i]) > 1e-12*max(1, want[i]) {
+			t.Errorf("goroutine %d, set %d (%d rows): hv4d = %v, WFG %v", g, i, len(sets[i])/4, got, want[i])
+		}
+	})
+}
+
+// concurrently runs f(g, r) for r from 0 to rounds−1 on each of goroutines
+// g at once, and returns when all are done.
+func concurrently(goroutines, rounds int, f func(g, r int)) {
 	var wg sync.WaitGroup
-	for g := range 4 {
+	for g := range goroutines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for r := range 3 * len(sets) {
-				i := (r + 3*g) % len(sets)
-				if got := hv4d(sets[i]); math.Abs(got-want[i]) > 1e-12*max(1, want[i]) {
-					t.Errorf("goroutine %d, set %d (%d rows): hv4d = %v, WFG %v", g, i, len(sets[i])/4, got, want[i])
-				}
+			for r := range rounds {
+				f(g, r)
 			}
 		}()
 	}
@@ -213,9 +222,7 @@ func TestHV4DReusesItsSweepSafely(t *testing.T) {
 // is warm: nothing up to extentKeysMax rows, only the radix sort's records
 // above that and up to hv4PoolRows rows, and a whole sweep (the sweep, its
 // nodes, L, the order and the records) one row above, which must not be
-// kept for the next call. Under the race detector sync.Pool drops a quarter
-// of what it is given, so a pooled call may allocate a sweep anew: there
-// the counts may be up to 2 higher (AllocsPerRun truncates its average).
+// kept for the next call.
 func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct {
@@ -229,14 +236,27 @@ func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
 		{hv4PoolRows + 1, 5},
 	} {
 		pts := shapedExtents(rng, "uniform", c.n, 4)
-		hv4d(pts) // warm the pool
-		got := testing.AllocsPerRun(20, func() { hv4d(pts) })
-		ok := got == c.want
-		if raceEnabled && c.n <= hv4PoolRows {
-			ok = got >= c.want && got <= c.want+2
+		slack := 0.0
+		if c.n <= hv4PoolRows {
+			slack = 2 // a sweep allocated anew
 		}
-		if !ok {
-			t.Errorf("%d rows: %v allocations a call, want %v", c.n, got, c.want)
-		}
+		checkWarmAllocs(t, fmt.Sprintf("hv4d, %d rows", c.n), c.want, slack, func() { hv4d(pts) })
+	}
+}
+
+// checkWarmAllocs checks that run, called once to warm the pools, then
+// allocates want times a call. Under the race detector, whose sync.Pool
+// drops a quarter of what it is given, up to raceSlack more are allowed
+// (AllocsPerRun truncates its average).
+func checkWarmAllocs(t *testing.T, name string, want, raceSlack float64, run func()) {
+	t.Helper()
+	run()
+	got := testing.AllocsPerRun(20, run)
+	ok := got == want
+	if raceEnabled {
+		ok = got >= want && got <= want+raceSlack
+	}
+	if !ok {
+		t.Errorf("%s: %v allocations a call, want %v", name, got, want)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -749,9 +748,7 @@ func TestHypervolumeManyColumns(t *testing.T) {
 // TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates
 // on four columns: nothing while the extents (hvPoolValues values) and the
 // sweep are pooled, the sweep's radix records alone at 4096 rows, and the
-// extents and rows (2) besides a whole sweep (5) one row above. Under the
-// race detector, whose sync.Pool drops a quarter of what it is given, a
-// pooled call may allocate its buffers anew (AllocsPerRun truncates).
+// extents and rows (2) besides a whole sweep (5) one row above.
 func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, c := range []struct {
@@ -764,20 +761,15 @@ func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	} {
 		values := shapedExtents(rng, "uniform", c.n, 4)
 		ref, maximize := make([]float64, 4), []bool{true, true, true, true}
-		run := func() {
+		slack := 0.0
+		if c.n <= hvPoolValues/4 {
+			slack = 3 // extents, rows and a sweep allocated anew
+		}
+		checkWarmAllocs(t, fmt.Sprintf("Hypervolume, %d rows", c.n), c.want, slack, func() {
 			if _, err := Hypervolume(values, 4, maximize, ref); err != nil {
 				t.Fatal(err)
 			}
-		}
-		run() // warm the pools
-		got := testing.AllocsPerRun(20, run)
-		ok := got == c.want
-		if raceEnabled && c.n <= hvPoolValues/4 {
-			ok = got >= c.want && got <= c.want+3
-		}
-		if !ok {
-			t.Errorf("%d rows: %v allocations a call, want %v", c.n, got, c.want)
-		}
+		})
 	}
 }
 
@@ -801,19 +793,11 @@ func TestHypervolumeConcurrentCalls(t *testing.T) {
 	for i, in := range inputs {
 		want[i], _ = Hypervolume(in.values, in.dims, in.maximize, in.ref)
 	}
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range 3 * len(inputs) {
-				i := (r + 2*g) % len(inputs)
-				in := inputs[i]
-				if got, err := Hypervolume(in.values, in.dims, in.maximize, in.ref); err != nil || got != want[i] {
-					t.Errorf("goroutine %d, input %d: Hypervolume = %v, %v; alone %v", g, i, got, err, want[i])
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	concurrently(4, 3*len(inputs), func(g, r int) {
+		i := (r + 2*g) % len(inputs)
+		in := inputs[i]
+		if got, err := Hypervolume(in.values, in.dims, in.maximize, in.ref); err != nil || got != want[i] {
+			t.Errorf("goroutine %d, input %d: Hypervolume = %v, %v; alone %v", g, i, got, err, want[i])
+		}
+	})
 }
