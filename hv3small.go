@@ -1,9 +1,27 @@
 package spica
 
+import "sync"
+
 // hv3SmallMax is the number of rows up to which hvFinite measures three
 // columns with hv3Small rather than hv3. A variable so that tests can force
 // either path.
 var hv3SmallMax = 256
+
+// hv3SmallScratch is hv3Small's memory, pooled: at most hv3SmallMax rows,
+// it stays small, and on the fronts of tens of rows that most calls measure
+// allocating it cost about as much as the sweep.
+type hv3SmallScratch struct {
+	rows  []hv3Row
+	stair []hv3Step
+	extentSort
+}
+
+type (
+	hv3Row  struct{ x, y, z float64 }
+	hv3Step struct{ x, y float64 }
+)
+
+var hv3SmallPool = sync.Pool{New: func() any { return new(hv3SmallScratch) }}
 
 // hv3Small is hv3 for a few rows, with nothing to set up: the same sweep
 // down the third extent (Beume et al., see [Hypervolume]), but with the
@@ -16,14 +34,18 @@ func hv3Small(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
-	type row struct{ x, y, z float64 }
-	rows := make([]row, m)
-	// Highest first, ties by y and x (see extentOrder).
-	for k, i := range extentOrder(pts, 3, 2, 1, 0) {
-		rows[k] = row{pts[3*i], pts[3*i+1], pts[3*i+2]}
+	sc := hv3SmallPool.Get().(*hv3SmallScratch)
+	defer hv3SmallPool.Put(sc)
+	if cap(sc.rows) < m {
+		sc.rows = make([]hv3Row, m)
 	}
-	type step struct{ x, y float64 }
-	stair := make([]step, 0, 16) // x ascending, y descending
+	rows := sc.rows[:m]
+	// Highest first, ties by y and x (see extentOrder).
+	for k, i := range sc.sort(pts, 3, 2, 1, 0) {
+		rows[k] = hv3Row{pts[3*i], pts[3*i+1], pts[3*i+2]}
+	}
+	stair := sc.stair[:0]                   // x ascending, y descending
+	defer func() { sc.stair = stair[:0] }() // keep what it grew to
 	vol, area, zPrev := 0.0, 0.0, rows[0].z
 	for _, r := range rows {
 		vol += area * (zPrev - r.z)
@@ -70,13 +92,13 @@ func hv3Small(pts []float64) float64 {
 		// the rest of a step at this size.
 		switch end - i {
 		case 0:
-			stair = append(stair, step{})
+			stair = append(stair, hv3Step{})
 			copy(stair[i+1:], stair[i:])
 		case 1:
 		default:
 			stair = append(stair[:i+1], stair[end:]...)
 		}
-		stair[i] = step{r.x, r.y}
+		stair[i] = hv3Step{r.x, r.y}
 	}
 	return vol + area*zPrev
 }

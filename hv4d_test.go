@@ -236,27 +236,20 @@ func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
 		{hv4PoolRows + 1, 5},
 	} {
 		pts := shapedExtents(rng, "uniform", c.n, 4)
-		slack := 0.0
-		if c.n <= hv4PoolRows {
-			slack = 2 // a sweep allocated anew
-		}
-		checkWarmAllocs(t, fmt.Sprintf("hv4d, %d rows", c.n), c.want, slack, func() { hv4d(pts) })
+		checkWarmAllocs(t, fmt.Sprintf("hv4d, %d rows", c.n), c.want, func() { hv4d(pts) })
 	}
 }
 
 // checkWarmAllocs checks that run, called once to warm the pools, then
 // allocates want times a call. Under the race detector, whose sync.Pool
-// drops a quarter of what it is given, up to raceSlack more are allowed
-// (AllocsPerRun truncates its average).
-func checkWarmAllocs(t *testing.T, name string, want, raceSlack float64, run func()) {
+// drops a quarter of what it is given at random, a pooled call may
+// allocate its buffers anew, so there only the lower bound holds; .ci/run
+// runs these tests once more without -race for the exact counts.
+func checkWarmAllocs(t *testing.T, name string, want float64, run func()) {
 	t.Helper()
 	run()
 	got := testing.AllocsPerRun(20, run)
-	ok := got == want
-	if raceEnabled {
-		ok = got >= want && got <= want+raceSlack
-	}
-	if !ok {
+	if got != want && !(raceEnabled && got > want) {
 		t.Errorf("%s: %v allocations a call, want %v", name, got, want)
 	}
 }

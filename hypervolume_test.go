@@ -745,28 +745,27 @@ func TestHypervolumeManyColumns(t *testing.T) {
 	}
 }
 
-// TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates
-// on four columns: nothing while the extents (hvPoolValues values) and the
-// sweep are pooled, the sweep's radix records alone at 4096 rows, and the
-// extents and rows (2) besides a whole sweep (5) one row above.
+// TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates:
+// nothing on three columns up to hv3SmallMax rows, nothing on four while
+// the extents (hvPoolValues values) and the sweep are pooled, the sweep's
+// radix records alone at 4096 rows, and the extents and rows (2) besides a
+// whole sweep (5) one row above.
 func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, c := range []struct {
-		n    int
-		want float64
+		dims, n int
+		want    float64
 	}{
-		{100, 0},
-		{hvPoolValues / 4, 1},
-		{hvPoolValues/4 + 1, 7},
+		{3, 100, 0},
+		{3, hv3SmallMax, 0},
+		{4, 100, 0},
+		{4, hvPoolValues / 4, 1},
+		{4, hvPoolValues/4 + 1, 7},
 	} {
-		values := shapedExtents(rng, "uniform", c.n, 4)
-		ref, maximize := make([]float64, 4), []bool{true, true, true, true}
-		slack := 0.0
-		if c.n <= hvPoolValues/4 {
-			slack = 3 // extents, rows and a sweep allocated anew
-		}
-		checkWarmAllocs(t, fmt.Sprintf("Hypervolume, %d rows", c.n), c.want, slack, func() {
-			if _, err := Hypervolume(values, 4, maximize, ref); err != nil {
+		values := shapedExtents(rng, "uniform", c.n, c.dims)
+		ref, maximize := make([]float64, c.dims), slices.Repeat([]bool{true}, c.dims)
+		checkWarmAllocs(t, fmt.Sprintf("Hypervolume, %d rows of %d columns", c.n, c.dims), c.want, func() {
+			if _, err := Hypervolume(values, c.dims, maximize, ref); err != nil {
 				t.Fatal(err)
 			}
 		})
