@@ -72,35 +72,51 @@ func TestHV4DTiedDelimiters(t *testing.T) {
 // that ties in every column, duplicates and rows covered by one or by
 // several others are common, and compares with the grid oracle.
 func TestHV4DMatchesGridOracle(t *testing.T) {
-	locatePaths(t, func(t *testing.T) {
-		rapid.Check(t, func(t *rapid.T) {
-			n := rapid.IntRange(0, 12).Draw(t, "n")
-			pool := []float64{0.5, 1, 2, 3, 4}
-			pts := make([]float64, 4*n)
-			for i := range pts {
-				pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
-			}
-			want := oracleOfExtents(pts, 4)
-			if got := hv4d(pts); !approxEqual(got, want) {
-				t.Fatalf("hv4d = %v, oracle %v", got, want)
-			}
-		})
-	})
+	kernelMatchesGridOracle(t, "hv4d", hv4d, 4, 12, false)
 }
 
 // TestHV4DMatchesWFG compares with the WFG kernel on larger sets: random
 // rows, rows on a sphere (all mutually non-dominated) and rows on a coarse
 // grid, where the staircases see long runs of ties.
 func TestHV4DMatchesWFG(t *testing.T) {
+	kernelMatchesWFG(t, "hv4d", hv4d, 4, 300, 1)
+}
+
+// kernelMatchesGridOracle checks kernel, the hypervolume of dims-column
+// extents, against the grid oracle on up to maxN rows whose coordinates
+// come from a handful of values, under both of locate's paths: equal to it
+// when exact, else within approxEqual.
+func kernelMatchesGridOracle(t *testing.T, name string, kernel func([]float64) float64, dims, maxN int, exact bool) {
 	locatePaths(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			n := rapid.IntRange(1, 300).Draw(t, "n")
+			n := rapid.IntRange(0, maxN).Draw(t, "n")
+			pool := []float64{0.5, 1, 2, 3, 4}
+			pts := make([]float64, dims*n)
+			for i := range pts {
+				pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
+			}
+			want, got := oracleOfExtents(pts, dims), kernel(pts)
+			if exact && got != want || !exact && !approxEqual(got, want) {
+				t.Fatalf("%s = %v, oracle %v", name, got, want)
+			}
+		})
+	})
+}
+
+// kernelMatchesWFG checks kernel, the hypervolume of dims-column extents,
+// against WFG to 1e-12 relative on 1 to maxN rows of each shape of
+// shapedExtents (random streams numbered stream), under both of locate's
+// paths.
+func kernelMatchesWFG(t *testing.T, name string, kernel func([]float64) float64, dims, maxN int, stream uint64) {
+	locatePaths(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			n := rapid.IntRange(1, maxN).Draw(t, "n")
 			shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
-			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))
-			pts := shapedExtents(rng, shape, n, 4)
-			want, got := wfg(pts, 4), hv4d(pts)
+			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), stream))
+			pts := shapedExtents(rng, shape, n, dims)
+			want, got := wfg(pts, dims), kernel(pts)
 			if math.Abs(got-want) > 1e-12*max(1, want) {
-				t.Fatalf("hv4d = %v, WFG %v", got, want)
+				t.Fatalf("%s = %v, WFG %v", name, got, want)
 			}
 		})
 	})

@@ -1,12 +1,6 @@
 package spica
 
-import (
-	"math"
-	"math/rand/v2"
-	"testing"
-
-	"pgregory.net/rapid"
-)
+import "testing"
 
 func TestHV5DByHand(t *testing.T) {
 	tests := []struct {
@@ -46,36 +40,12 @@ func TestHV5DByHand(t *testing.T) {
 // covered only by several others are common, and compares with the grid
 // oracle.
 func TestHV5DMatchesGridOracle(t *testing.T) {
-	locatePaths(t, func(t *testing.T) {
-		rapid.Check(t, func(t *rapid.T) {
-			n := rapid.IntRange(0, 10).Draw(t, "n")
-			pool := []float64{0.5, 1, 2, 3, 4}
-			pts := make([]float64, 5*n)
-			for i := range pts {
-				pts[i] = rapid.SampledFrom(pool).Draw(t, "e")
-			}
-			want := oracleOfExtents(pts, 5)
-			if got := hv5d(pts); got != want {
-				t.Fatalf("hv5d = %v, oracle %v", got, want)
-			}
-		})
-	})
+	kernelMatchesGridOracle(t, "hv5d", hv5d, 5, 10, true)
 }
 
 // TestHV5DMatchesWFG compares with the WFG kernel on larger sets: random
 // rows, rows on a sphere (all mutually non-dominated) and rows on a coarse
 // grid, where every comparison meets ties.
 func TestHV5DMatchesWFG(t *testing.T) {
-	locatePaths(t, func(t *testing.T) {
-		rapid.Check(t, func(t *rapid.T) {
-			n := rapid.IntRange(1, 150).Draw(t, "n")
-			shape := rapid.SampledFrom([]string{"uniform", "sphere", "grid"}).Draw(t, "shape")
-			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 5))
-			pts := shapedExtents(rng, shape, n, 5)
-			want, got := wfg(pts, 5), hv5d(pts)
-			if math.Abs(got-want) > 1e-12*max(1, want) {
-				t.Fatalf("hv5d = %v, WFG %v", got, want)
-			}
-		})
-	})
+	kernelMatchesWFG(t, "hv5d", hv5d, 5, 150, 5)
 }
