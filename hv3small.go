@@ -36,10 +36,7 @@ func hv3Small(pts []float64) float64 {
 	}
 	sc := hv3SmallPool.Get().(*hv3SmallScratch)
 	defer hv3SmallPool.Put(sc)
-	if cap(sc.rows) < m {
-		sc.rows = make([]hv3Row, m)
-	}
-	rows := sc.rows[:m]
+	rows := grow(&sc.rows, m)
 	// Highest first, ties by y and x (see extentOrder).
 	for k, i := range sc.sort(pts, 3, 2, 1, 0) {
 		rows[k] = hv3Row{pts[3*i], pts[3*i+1], pts[3*i+2]}

@@ -84,10 +84,7 @@ type extentSort struct {
 
 func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 	m := len(pts) / dims
-	if cap(b.order) < m {
-		b.order = make([]int, m)
-	}
-	order := b.order[:m]
+	order := grow(&b.order, m)
 	if m <= extentKeysMax {
 		b.extentKeys(order, pts, dims, cols)
 		return order
@@ -117,10 +114,7 @@ const extentKeysMax = 512
 // extent's bits (which order positive floats) over the row.
 func (b *extentSort) extentKeys(order []int, pts []float64, dims int, cols []int) {
 	m := len(order)
-	if cap(b.keys) < 2*m {
-		b.keys = make([]uint64, 2*m)
-	}
-	keys := b.keys[:2*m]
+	keys := grow(&b.keys, 2*m)
 	for i := range m {
 		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^contrib3SmallIndex | uint64(i)
 	}

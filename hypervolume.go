@@ -201,13 +201,7 @@ const hvPoolValues = 1 << 14
 // extents is the package's extents into the scratch's buffers; the result
 // is valid until the scratch's next use.
 func (sc *hvScratch) extents(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
-	if cap(sc.pts) < len(values) {
-		sc.pts = make([]float64, len(values))
-	}
-	if cap(sc.rows) < n {
-		sc.rows = make([]int, n)
-	}
-	pts, _ := extentsInto(sc.pts[:len(values)], sc.rows[:n], values, n, dims, maximize, ref)
+	pts, _ := extentsInto(grow(&sc.pts, len(values)), grow(&sc.rows, n), values, n, dims, maximize, ref)
 	return pts
 }
 
