@@ -41,8 +41,7 @@ func hv3Small(pts []float64) float64 {
 	for k, i := range sc.sort(pts, 3, 2, 1, 0) {
 		rows[k] = hv3Row{pts[3*i], pts[3*i+1], pts[3*i+2]}
 	}
-	stair := sc.stair[:0]                   // x ascending, y descending
-	defer func() { sc.stair = stair[:0] }() // keep what it grew to
+	stair := sc.stair[:0] // x ascending, y descending
 	vol, area, zPrev := 0.0, 0.0, rows[0].z
 	for _, r := range rows {
 		vol += area * (zPrev - r.z)
@@ -97,5 +96,6 @@ func hv3Small(pts []float64) float64 {
 		}
 		stair[i] = hv3Step{r.x, r.y}
 	}
+	sc.stair = stair[:0] // keep what it grew to
 	return vol + area*zPrev
 }
