@@ -492,6 +492,15 @@ func contributionsMany(pts, origin []float64, dims int) []float64 {
 		for j, v := range p {
 			box *= v - origin[j]
 		}
+		if math.IsInf(box, 1) {
+			// An extent or their product overflowed (true infinities took
+			// the branch above); the limited rows, clipped to p, may then
+			// hold +Inf extents, which the finite kernels must never see
+			// (hv4d never returns on one). rescaleShares measures the
+			// share again on scaled coordinates.
+			out[i] = box
+			continue
+		}
 		ext = append(ext[:0], limited...)
 		for k := range ext {
 			ext[k] -= origin[k%dims]

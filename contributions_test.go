@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -86,5 +87,56 @@ func TestHypervolumeContributionsOfEqualUnboundedRows(t *testing.T) {
 				t.Errorf("shares (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHypervolumeContributionsOverflowedExtentManyColumns has an extent
+// MaxFloat64 − (−MaxFloat64) that overflows in both rows, so that row 0's
+// limited set holds it too, in 3 to 6 columns (padded with extents of 1)
+// and in the issue's four-column matrix: the kernels must get it rescaled,
+// never as +Inf (hv4d never returned on one). Row 1 lies in row 0's box and
+// adds nothing; row 0 adds 2·MaxFloat64·2^-10 − 2·MaxFloat64·2^-11 =
+// MaxFloat64/1024 whatever the padding.
+func TestHypervolumeContributionsOverflowedExtentManyColumns(t *testing.T) {
+	const maxF = math.MaxFloat64
+	for dims := 3; dims <= 6; dims++ {
+		values := make([]float64, 2*dims)
+		maximize := make([]bool, dims)
+		ref := make([]float64, dims)
+		copy(values, []float64{maxF, 0x1p-10})
+		copy(values[dims:], []float64{maxF, 0x1p-11})
+		ref[0] = -maxF
+		for j := range dims {
+			maximize[j] = true
+			if j >= 2 {
+				values[j], values[dims+j] = 1, 1
+			}
+		}
+		call := fmt.Sprintf("HypervolumeContributions(%v, %d, %v, %v)", values, dims, maximize, ref)
+		var got []float64
+		var err error
+		returnsWithin(t, call, func() { got, err = HypervolumeContributions(values, dims, maximize, ref) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []float64{maxF / 1024, 0}; !(math.Abs(got[0]-want[0]) <= 1e-15*want[0] && got[1] == 0) {
+			t.Errorf("%s = %v, want %v", call, got, want)
+		}
+	}
+	// The issue's matrix, all minimized: row 0's extents (MaxFloat64 +
+	// 1e308, 1e308, 1e308, 1e308) give a share far beyond MaxFloat64, +Inf;
+	// row 1 is dominated by row 0 (equal or larger everywhere), 0.
+	values := []float64{-maxF, 0, 0, 0, -maxF, 1, 0, 1}
+	ref := []float64{1e308, 1e308, 1e308, 1e308}
+	var got []float64
+	var err error
+	returnsWithin(t, "HypervolumeContributions(issue 26's matrix)", func() {
+		got, err = HypervolumeContributions(values, 4, make([]bool, 4), ref)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{math.Inf(1), 0}, got); diff != "" {
+		t.Errorf("shares (-want +got):\n%s", diff)
 	}
 }
