@@ -43,8 +43,9 @@ var axisUnits = [...]string{
 // the staircase that bounds the region it dominates in the two targets'
 // directions. Each point is a <circle> with a <title> tooltip (opt.Label,
 // or the candidate's index and values). The axes are labelled with the
-// target names, units and directions, with ticks at round numbers. A
-// candidate with a NaN or infinite value cannot be placed: it is left out,
+// target names, units and directions, with ticks at round numbers; values
+// on an axis within a billionth of each other are drawn as one, since no
+// axis can set them apart. A candidate with a NaN or infinite value cannot be placed: it is left out,
 // and a note under the plot counts such candidates; the front drawn is that
 // of the candidates drawn.
 //
@@ -138,7 +139,8 @@ func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotO
 // one that differs, and each change is a <circle> with a <title> tooltip
 // (but for changes within 8 pixels of the last circle, which would only
 // blur the line).
-// The y axis spans the values, with ticks at round numbers. NaN and
+// The y axis spans the values, with ticks at round numbers (values within
+// a billionth of each other are drawn as one, as in FrontSVG). NaN and
 // infinite entries are left out and counted in a note under the plot.
 // opt.Label is not used. The output is well-formed XML whose bytes depend
 // only on the arguments; the only error is w's. history is not modified.
@@ -447,6 +449,12 @@ func formatValue(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 // frame, and about want ticks inside it at round numbers (1, 2 or 5 times a
 // power of ten), after P. S. Heckbert, "Nice numbers for graph labels",
 // Graphics Gems, 1990.
+//
+// Values within a billionth of their magnitude (or 1e-300) of each other
+// are shown as one value, ±10% around it: no axis can set them apart, and a
+// step of a few ulps has no round number, no label of its own, and no
+// integer count of steps to the origin that a float64 can count
+// (999.9999999999998 and 1000 from AvgGPU are such a pair).
 func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range vs {
@@ -455,12 +463,13 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	switch {
 	case lo > hi: // nothing to show
 		lo, hi = 0, 1
-	case lo == hi:
-		d := max(math.Abs(lo)/10, 1e-300)
-		if lo == 0 {
+	case hi-lo <= max(max(-lo, hi)*1e-9, 1e-300):
+		mid := lo/2 + hi/2
+		d := max(math.Abs(mid)/10, 1e-300)
+		if mid == 0 {
 			d = 1
 		}
-		lo, hi = lo-d, hi+d
+		lo, hi = mid-d, mid+d
 	default:
 		pad := (hi/2 - lo/2) / 10 // halves keep any finite span finite
 		lo, hi = lo-pad, hi+pad
@@ -476,8 +485,10 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	if !(last-first <= 1000) { // a step lost to rounding next to huge values
 		return lo, hi, []float64{lo, hi}
 	}
-	for k := first; k <= last; k++ {
-		ticks = append(ticks, k*step)
+	// Counted in integers: the rule above keeps first well below 2^53, where
+	// first+1 would equal first.
+	for k := range int(last-first) + 1 {
+		ticks = append(ticks, (first+float64(k))*step)
 	}
 	return lo, hi, ticks
 }
@@ -522,7 +533,11 @@ func tickTexts(ticks []float64) (texts []string, scale string) {
 	dec := 0
 	if len(ticks) > 1 {
 		if step := math.Abs(ticks[1]-ticks[0]) / unit; step > 0 && !math.IsInf(step, 0) {
-			dec = min(max(0, int(-math.Floor(math.Log10(step)+1e-9))), 12)
+			// niceTicks keeps a step above 1e-15 units (a billionth of
+			// the values' magnitude over at most 1000 ticks, the magnitude
+			// at least a thousandth of a unit), so 17 decimals are never
+			// short of telling two ticks apart.
+			dec = min(max(0, int(-math.Floor(math.Log10(step)+1e-9))), 17)
 		}
 	}
 	texts = make([]string, len(ticks))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -344,10 +345,23 @@ func TestNiceTicks(t *testing.T) {
 		{"billions", []float64{1e9, 2e9}, 3, 0.95e9, 2.05e9, []string{"1.0", "1.5", "2.0"}, "×10⁹"},
 		// 1e-4..3e-4 padded by 1e-5; step 2.2e-4/4 → 5e-5, units of 10⁻⁶.
 		{"tiny", []float64{1e-4, 3e-4}, 5, 0.9e-4, 3.1e-4, []string{"100", "150", "200", "250", "300"}, "×10⁻⁶"},
+		// Values an ulp apart are drawn as one: 5 and the next float show
+		// as "one value" does.
+		{"an ulp apart", []float64{5, math.Nextafter(5, 6)}, 5, 4.5, 5.5, []string{"4.6", "4.8", "5.0", "5.2", "5.4"}, ""},
+		// Three static deployments at 1000 tok/s/GPU as AvgGPU gives them:
+		// within 2.3e-13 of each other, one value 999.9999999999999 ±
+		// 99.99999999999999, a frame from 899.9999999999999 to just short
+		// of 1100; 5 ticks: step 200/4 = 50.
+		{"1000 from AvgGPU", []float64{999.9999999999999, 999.9999999999998, 1000}, 5, 900, 1100, []string{"900", "950", "1000", "1050"}, ""},
+		// 1e-8 apart relative is more than a billionth: drawn apart.
+		// 1000..1000.00001 padded by 5e-7; step 1.1e-5/2 → 5e-6.
+		{"a hundred-millionth apart", []float64{1000, 1000.00001}, 3, 999.9999995, 1000.0000105, []string{"1000.000000", "1000.000005", "1000.000010"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lo, hi, ticks := niceTicks(tt.vs, tt.want)
+			var lo, hi float64
+			var ticks []float64
+			returnsWithin(t, fmt.Sprintf("niceTicks(%v, %d)", tt.vs, tt.want), func() { lo, hi, ticks = niceTicks(tt.vs, tt.want) })
 			texts, scale := tickTexts(ticks)
 			if math.Abs(lo-tt.lo) > 1e-9*math.Abs(tt.lo) || math.Abs(hi-tt.hi) > 1e-9*math.Abs(tt.hi) {
 				t.Errorf("range %v..%v, want %v..%v", lo, hi, tt.lo, tt.hi)
@@ -363,6 +377,67 @@ func TestNiceTicks(t *testing.T) {
 		if !isFinite(lo) || !isFinite(hi) || !(lo < hi) || len(ticks) == 0 {
 			t.Errorf("niceTicks(%v) = %v, %v, %v", vs, lo, hi, ticks)
 		}
+	}
+}
+
+// TestNiceTicksNearEqual spans values 1 to 2^40 ulps apart at magnitudes
+// from 0 to MaxFloat64/2, for frames of 3 to 1000 ticks: niceTicks returns,
+// and its ticks rise inside the frame (up to rounding) with labels that all
+// read differently.
+func TestNiceTicksNearEqual(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.Float64Range(0, math.MaxFloat64/2).Draw(t, "v")
+		if rapid.Bool().Draw(t, "negative") {
+			v = -v
+		}
+		ulps := rapid.IntRange(0, 40).Draw(t, "log2 ulps")
+		w := math.Float64frombits(math.Float64bits(v) + 1<<ulps) // up in magnitude
+		want := rapid.IntRange(3, 1000).Draw(t, "want")
+		vs := []float64{v, w}
+		var lo, hi float64
+		var ticks []float64
+		returnsWithin(t, fmt.Sprintf("niceTicks(%v, %d)", vs, want), func() { lo, hi, ticks = niceTicks(vs, want) })
+		texts, _ := tickTexts(ticks)
+		slack := (hi-lo)*1e-9 + max(-lo, hi)*0x1p-50 // k·step rounds
+		for k, tk := range ticks {
+			if tk < lo-slack || tk > hi+slack || k > 0 && !(tk > ticks[k-1]) {
+				t.Fatalf("niceTicks(%v, %d) = %v..%v, ticks %v", vs, want, lo, hi, ticks)
+			}
+			if k > 0 && texts[k] == texts[k-1] {
+				t.Fatalf("niceTicks(%v, %d): ticks %v and %v both read %q", vs, want, ticks[k-1], tk, texts[k])
+			}
+		}
+	})
+}
+
+// TestPicturesOfNearEqualValues draws values a few ulps apart, which once
+// never returned: three static deployments at 1000 tok/s/GPU as AvgGPU
+// gives them, and a history that rises by one ulp.
+func TestPicturesOfNearEqualValues(t *testing.T) {
+	cands := []Candidate{
+		{Objectives: map[string]float64{"throughput_per_user": 10, "throughput_per_gpu": 1000}},
+		{Objectives: map[string]float64{"throughput_per_user": 20, "throughput_per_gpu": 999.9999999999999}},
+		{Objectives: map[string]float64{"throughput_per_user": 30, "throughput_per_gpu": 999.9999999999998}},
+	}
+	var b bytes.Buffer
+	var err error
+	returnsWithin(t, "FrontSVG(three deployments at 1000 tok/s/GPU)", func() {
+		err = FrontSVG(&b, cands, TargetThroughputPerUser, TargetThroughputPerGPU, PlotOptions{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := readSVG(t, b.Bytes()); s.circles["front"] != 3 {
+		t.Errorf("circles %v, want the 3 on the front", s.circles)
+	}
+	b.Reset()
+	history := []float64{1, math.Nextafter(1, 2)}
+	returnsWithin(t, fmt.Sprintf("HistorySVG(%v)", history), func() { err = HistorySVG(&b, history, PlotOptions{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := readSVG(t, b.Bytes()); s.circles["changes"] != 2 {
+		t.Errorf("circles %v, want 2: evaluation 1 and the change at 2", s.circles)
 	}
 }
 
