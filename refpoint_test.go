@@ -36,12 +36,18 @@ func TestReferencePointByHand(t *testing.T) {
 		maximize: []bool{true, true},
 		want:     []float64{2.9, 2.9},
 	}, {
-		// (1, NaN) and (2, 5) are both on the front; column 1's only finite
-		// front value is 5, so it spans 1: 5 + 0.1.
+		// All three rows are on the front, each alone best in one column
+		// (NaN is worse than every number): (-Inf, NaN, 3) in column 0,
+		// (1, 2, +Inf) in column 1, (2, 4, 1) in column 2. Over the finite
+		// values only: column 0 spans 1..2, 2 + 0.1·1 = 2.1; column 1 spans
+		// 2..4, 4 + 0.1·2 = 4.2; column 2 spans 1..3, 3 + 0.1·2 = 3.2. Each
+		// non-finite value would change its column if it took part: −Inf
+		// as lo and +Inf as hi make the span infinite (the coordinate
+		// would be MaxFloat64), and NaN makes min and max NaN.
 		name:     "NaN and infinite values take no part",
-		values:   []float64{1, nan, 2, 5, -inf, inf},
-		maximize: []bool{false, false},
-		want:     []float64{2.1, 5.1},
+		values:   []float64{-inf, nan, 3, 1, 2, inf, 2, 4, 1},
+		maximize: []bool{false, false, false},
+		want:     []float64{2.1, 4.2, 3.2},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
