@@ -21,10 +21,36 @@ import (
 // unset. Every error is an [*Error] whose Path names the field. Encoding
 // uses the struct tags: an unset SLA and a nil objective list are left out,
 // while an explicit empty list is written as [].
+//
+// In a Kubernetes API (SPEC §14) the markers here and on the fields make a
+// CRD schema accept exactly the goals [ParseGoal] accepts, apart from what
+// the API server settles before its schema (unknown and repeated keys under
+// strict field validation, nulls, which it drops). The CEL rules below check
+// what crosses fields, each with the message of ParseGoal's error: a pareto
+// objective list only under the pareto target, and a satisfying SLA when
+// goodput or goodput_per_gpu is an effective objective (an SLA under any
+// other target is allowed, as by Validate).
+//
+// +kubebuilder:validation:XValidation:rule="self.target == 'pareto' || !has(self.pareto_objectives)",message="pareto_objectives is only valid when target is 'pareto'"
+// +kubebuilder:validation:XValidation:rule="!(self.target in ['goodput', 'goodput_per_gpu'] || self.target == 'pareto' && has(self.pareto_objectives) && self.pareto_objectives.exists(o, o in ['goodput', 'goodput_per_gpu'])) || has(self.sla) && (has(self.sla.e2e_ms) || has(self.sla.ttft_ms) && has(self.sla.itl_ms))",message="goodput targets require an SLA target (ttft_ms+itl_ms or e2e_ms)",messageExpression="'[' + ['goodput', 'goodput_per_gpu'].filter(t, t == self.target || self.target == 'pareto' && has(self.pareto_objectives) && t in self.pareto_objectives).join(' ') + '] require an SLA target (ttft_ms+itl_ms or e2e_ms)'"
 type OptimizationGoal struct {
-	Target           OptimizationTarget   `json:"target" yaml:"target"`
-	SLA              SLATarget            `json:"sla,omitzero" yaml:"sla,omitempty"`
-	ParetoObjectives []OptimizationTarget `json:"pareto_objectives,omitzero" yaml:"pareto_objectives"` // omitzero: an explicit [] must survive encoding
+	// Target is what the goal optimizes; absent, it is throughput.
+	// +optional
+	// +kubebuilder:default=throughput
+	Target OptimizationTarget `json:"target" yaml:"target"`
+	// SLA bounds the latency of the requests the goodput targets count.
+	// +optional
+	SLA SLATarget `json:"sla,omitzero" yaml:"sla,omitempty"`
+	// ParetoObjectives lists the objectives of a pareto goal; absent (nil),
+	// it is the pair of [DefaultParetoObjectives]. An explicit empty list
+	// is kept, so that validation rejects it; omitzero writes it back as [].
+	// Seven names less pareto, without repeats, make at most six.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=2
+	// +kubebuilder:validation:MaxItems=6
+	// +kubebuilder:validation:XValidation:rule="!('pareto' in self)",message="pareto_objectives must not contain 'pareto'"
+	ParetoObjectives []OptimizationTarget `json:"pareto_objectives,omitzero" yaml:"pareto_objectives"`
 }
 
 // SamplerObjective is one metric a Bayesian sampler optimizes, by name and

@@ -18,10 +18,29 @@ import "math"
 // one wrapping [ErrDuplicateKey], null leaves a bound unset, and an explicit
 // 0, a negative or non-finite number or a non-number is an error wrapping
 // [ErrInvalidSLA] whose Path names the field.
+//
+// In a Kubernetes API (SPEC §14) the markers on the fields make each bound
+// an optional number > 0 in a CRD schema, as [SLATarget.Validate] requires;
+// JSON has no non-finite numbers, so finiteness needs no rule there.
 type SLATarget struct {
-	TTFTMs float64 `json:"ttft_ms,omitempty" yaml:"ttft_ms,omitempty"` // time-to-first-token bound; pair with ITLMs
-	ITLMs  float64 `json:"itl_ms,omitempty" yaml:"itl_ms,omitempty"`   // inter-token-latency bound; pair with TTFTMs
-	E2EMs  float64 `json:"e2e_ms,omitempty" yaml:"e2e_ms,omitempty"`   // end-to-end bound; standalone alternative
+	// TTFTMs bounds the time to first token, in milliseconds; pair it
+	// with ITLMs.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:ExclusiveMinimum=true
+	TTFTMs float64 `json:"ttft_ms,omitempty" yaml:"ttft_ms,omitempty"`
+	// ITLMs bounds the inter-token latency, in milliseconds; pair it with
+	// TTFTMs.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:ExclusiveMinimum=true
+	ITLMs float64 `json:"itl_ms,omitempty" yaml:"itl_ms,omitempty"`
+	// E2EMs bounds the end-to-end latency of a request, in milliseconds;
+	// it is a satisfying SLA on its own.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:ExclusiveMinimum=true
+	E2EMs float64 `json:"e2e_ms,omitempty" yaml:"e2e_ms,omitempty"`
 }
 
 // slaField is one bound by its JSON name.

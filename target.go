@@ -16,6 +16,13 @@ import (
 // Its base type is int, as that of [log/slog.Level] and [time.Month] is: with
 // a byte-sized base, reflection would see a []OptimizationTarget as a []byte,
 // and slog's text handler would print it as a quoted byte string.
+//
+// In a Kubernetes API (SPEC §14) a target is its text form, so the markers
+// below tell controller-gen to write a string enum of the seven names into
+// a CRD schema instead of the integer of the Go base type.
+//
+// +kubebuilder:validation:Type=string
+// +kubebuilder:validation:Enum=throughput;throughput_per_gpu;throughput_per_user;e2e_latency;goodput;goodput_per_gpu;pareto
 type OptimizationTarget int
 
 // The targets, in their canonical order.
