@@ -1,0 +1,124 @@
+package k8s
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/spica-search/spica"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+)
+
+// apiServer validates Search objects as the API server's create path does:
+// structural defaulting, the OpenAPI schema, list types, then CEL.
+type apiServer struct {
+	ss  *structuralschema.Structural
+	sv  validation.SchemaValidator
+	cel *cel.Validator
+}
+
+func newAPIServer(t *testing.T) *apiServer {
+	t.Helper()
+	data, err := os.ReadFile(crdDir + "/spica.example.com_searches.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.UnmarshalStrict(data, &crd); err != nil {
+		t.Fatal(err)
+	}
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
+		t.Fatal(err)
+	}
+	ss, err := structuralschema.NewStructural(&internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, _, err := validation.NewSchemaValidator(&internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &apiServer{ss: ss, sv: sv, cel: cel.NewValidator(ss, true, celconfig.PerCallLimit)}
+}
+
+// create returns the errors the API server gives for a Search whose goal is
+// the JSON document goal ("" for no goal).
+func (a *apiServer) create(t *testing.T, goal string) field.ErrorList {
+	t.Helper()
+	spec := map[string]any{}
+	if goal != "" {
+		var g any
+		if err := json.Unmarshal([]byte(goal), &g); err != nil {
+			t.Fatalf("corpus goal %s: %v", goal, err)
+		}
+		spec["goal"] = g
+	}
+	obj := map[string]any{"apiVersion": "spica.example.com/v1alpha1", "kind": "Search",
+		"metadata": map[string]any{"name": "s"}, "spec": spec}
+	structuraldefaulting.Default(obj, a.ss)
+	errs := validation.ValidateCustomResource(nil, obj, a.sv)
+	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, a.ss, obj)...)
+	if len(errs) > 0 {
+		return errs
+	}
+	celErrs, _ := a.cel.Validate(context.Background(), nil, a.ss, obj, nil, celconfig.RuntimeCELCostBudget)
+	return celErrs
+}
+
+// TestCRDAgreesWithParseGoal: the CRD accepts a goal iff ParseGoal does, on
+// hand-picked goals of every ParseGoal error class and at each rule's edge.
+func TestCRDAgreesWithParseGoal(t *testing.T) {
+	a := newAPIServer(t)
+	corpus := []string{
+		``, `{}`, `{"target":"throughput"}`, `{"target":"pareto"}`,
+		`{"target":"Throughput"}`, `{"target":6}`, `{"target":""}`,
+		`{"target":"throughput","pareto_objectives":["throughput","e2e_latency"]}`,
+		`{"target":"throughput","pareto_objectives":[]}`,
+		`{"target":"pareto","pareto_objectives":[]}`,
+		`{"target":"pareto","pareto_objectives":["throughput"]}`,
+		`{"target":"pareto","pareto_objectives":["throughput","pareto"]}`,
+		`{"target":"pareto","pareto_objectives":["throughput","throughput"]}`,
+		`{"target":"pareto","pareto_objectives":["throughput","bogus"]}`,
+		`{"target":"pareto","pareto_objectives":["throughput","throughput_per_gpu","throughput_per_user","e2e_latency","goodput","goodput_per_gpu"],"sla":{"e2e_ms":1}}`,
+		`{"target":"pareto","pareto_objectives":["throughput","goodput"]}`,
+		`{"target":"pareto","pareto_objectives":["throughput","goodput"],"sla":{"ttft_ms":1,"itl_ms":2}}`,
+		`{"target":"goodput"}`, `{"target":"goodput","sla":{}}`, `{"target":"goodput","sla":{"ttft_ms":5}}`,
+		`{"target":"goodput_per_gpu","sla":{"e2e_ms":5}}`, `{"target":"goodput","sla":{"e2e_ms":0}}`,
+		`{"target":"goodput","sla":{"e2e_ms":-1}}`, `{"target":"goodput","sla":{"e2e_ms":5e-324}}`,
+		`{"target":"goodput","sla":{"e2e_ms":"5"}}`, `{"target":"throughput","sla":{"ttft_ms":5}}`,
+		`{"target":"throughput","sla":{"ttft_ms":-0.0}}`, `{"sla":5}`, `5`, `[]`,
+	}
+	var accepted int
+	for _, goal := range corpus {
+		_, perr := spica.ParseGoal([]byte(goal))
+		errs := a.create(t, goal)
+		if (perr == nil) != (len(errs) == 0) {
+			t.Errorf("goal %s: ParseGoal says %v; the CRD says %v", goal, perr, errs)
+		}
+		if perr == nil {
+			accepted++
+		}
+	}
+	t.Logf("corpus: %d goals, %d accepted", len(corpus), accepted)
+}
+
+// TestCRDMessageForGoodputWithoutSLA is the message kubectl apply shows, the
+// one the README quotes: ParseGoal's, from the CEL rule's messageExpression.
+func TestCRDMessageForGoodputWithoutSLA(t *testing.T) {
+	errs := newAPIServer(t).create(t, `{"target":"goodput"}`)
+	want := "spec.goal: Invalid value: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)"
+	if len(errs) != 1 || errs[0].Error() != want {
+		t.Errorf("errors = %v, want one: %s", errs, want)
+	}
+}
