@@ -113,12 +113,18 @@ func TestCRDAgreesWithParseGoal(t *testing.T) {
 	t.Logf("corpus: %d goals, %d accepted", len(corpus), accepted)
 }
 
-// TestCRDMessageForGoodputWithoutSLA is the message kubectl apply shows, the
-// one the README quotes: ParseGoal's, from the CEL rule's messageExpression.
+// TestCRDMessageForGoodputWithoutSLA is the message kubectl apply shows (the
+// README quotes the second): ParseGoal's, from the rule's messageExpression.
 func TestCRDMessageForGoodputWithoutSLA(t *testing.T) {
-	errs := newAPIServer(t).create(t, `{"target":"goodput"}`)
-	want := "spec.goal: Invalid value: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)"
-	if len(errs) != 1 || errs[0].Error() != want {
-		t.Errorf("errors = %v, want one: %s", errs, want)
+	a := newAPIServer(t)
+	for goal, want := range map[string]string{
+		`{"target":"goodput"}`:         "spec.goal: Invalid value: [goodput] require an SLA target (ttft_ms+itl_ms or e2e_ms)",
+		`{"target":"goodput_per_gpu"}`: "spec.goal: Invalid value: [goodput_per_gpu] require an SLA target (ttft_ms+itl_ms or e2e_ms)",
+		`{"target":"pareto","pareto_objectives":["goodput_per_gpu","goodput"]}`: "spec.goal: Invalid value: [goodput goodput_per_gpu] require an SLA target (ttft_ms+itl_ms or e2e_ms)",
+	} {
+		errs := a.create(t, goal)
+		if len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("goal %s: errors = %v, want one: %s", goal, errs, want)
+		}
 	}
 }
