@@ -82,8 +82,11 @@ func configError(config map[string]any, err error) error {
 // map[string]any. used_gpus is a non-negative integer, read exactly from its
 // digits ("4.0" and "4e0" are 4). A float is a number or one of the strings
 // "NaN", "Infinity" and "-Infinity" (the bare tokens too, when the method is
-// called directly); a null float is 0, and a null entry of metrics or
-// objectives is left out, as [ParseReport] leaves out a null metric. Every
+// called directly). A null score or used_gpus (what Python writes for a
+// failed run) is an error naming the field, never 0, which would rank
+// first; a null config, metrics or objectives leaves the field unset, and a
+// null entry of metrics or objectives is left out, as [ParseReport] leaves
+// out a null metric. Every
 // other error wraps [ErrInvalidCandidate], with Path naming the field
 // ("metrics.gpu_hours") and Offset relative to the candidate. JSON null
 // leaves c unchanged; on error c is unchanged too. It costs O(len(data)).
@@ -115,7 +118,13 @@ func decodeCandidate(r *jsonReader) (Candidate, error) {
 	}
 	err := r.object("", func(key string, keyAt int) error {
 		switch key {
-		case "config", "used_gpus", "score", "metrics", "objectives":
+		case "used_gpus", "score":
+			// Python writes None for a failed run; read as 0, such a score
+			// would rank first among latency candidates and pass IsFeasible.
+			if r.peek() == kindNull {
+				return errorAt(ErrInvalidCandidate, key, r.pos, "is null, want a number")
+			}
+		case "config", "metrics", "objectives":
 			if isNull, err := r.null(); err != nil || isNull {
 				return err // null leaves the field at its zero value
 			}

@@ -24,7 +24,7 @@ func TestCandidateUnmarshalJSONAccepts(t *testing.T) {
 			Candidate{Score: -inf, Metrics: map[string]float64{"a": nan, "b": inf}}},
 		{"bare tokens when called directly", `{"score": NaN, "objectives": {"e2e_latency": Infinity}}`,
 			Candidate{Score: nan, Objectives: map[string]float64{"e2e_latency": inf}}},
-		{"null fields stay zero", `{"config": null, "used_gpus": null, "score": null, "metrics": null, "objectives": null}`, Candidate{}},
+		{"null config, metrics and objectives stay zero", `{"config": null, "metrics": null, "objectives": null}`, Candidate{}},
 		{"a null entry is left out", `{"metrics": {"a": null, "b": 1}}`, Candidate{Metrics: map[string]float64{"b": 1}}},
 		{"used_gpus exact above 2^53", `{"used_gpus": 9007199254740993}`, Candidate{UsedGPUs: 9007199254740993}},
 		{"used_gpus 4.0 and 4e0 are 4", `{"used_gpus": 4.0e0}`, Candidate{UsedGPUs: 4}},
@@ -66,6 +66,11 @@ func TestCandidateUnmarshalJSONRejects(t *testing.T) {
 		{"a fractional used_gpus", `{"used_gpus": 1.5}`, ErrInvalidCandidate, "used_gpus", 14},
 		{"a negative used_gpus", `{"used_gpus": -1}`, ErrInvalidCandidate, "used_gpus", 14},
 		{"a string used_gpus", `{"used_gpus": "4"}`, ErrInvalidCandidate, "used_gpus", 14},
+		// Python writes None for a failed run: read as 0, such a score would
+		// rank first among latency candidates (whose scores are negative).
+		{"a null score", `{"score": null}`, ErrInvalidCandidate, "score", 10},
+		{"a null used_gpus", `{"used_gpus": null}`, ErrInvalidCandidate, "used_gpus", 14},
+		{"a null score after a config", `{"config": {}, "score":null}`, ErrInvalidCandidate, "score", 23},
 		{"config not an object", `{"config": []}`, ErrInvalidCandidate, "config", 11},
 		{"bare NaN inside config", `{"config": {"x": NaN}}`, ErrInvalidCandidate, "", 17},
 		{"not an object", `[]`, ErrInvalidCandidate, "", 0},

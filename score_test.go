@@ -513,7 +513,8 @@ func TestCandidateJSONForm(t *testing.T) {
 			t.Errorf("Unmarshal(%s) error = %v, want ErrInvalidCandidate", bad, err)
 		}
 	}
-	if err := json.Unmarshal([]byte(`{"score": null, "used_gpus": 1}`), &got); err != nil || got.Score != 0 {
-		t.Errorf("null score: %+v, %v", got, err)
+	// A failed run's null score must not decode as 0, which would rank first.
+	if err := json.Unmarshal([]byte(`{"score": null, "used_gpus": 1}`), &got); !errors.Is(err, ErrInvalidCandidate) {
+		t.Errorf("null score: %+v, %v, want ErrInvalidCandidate", got, err)
 	}
 }
