@@ -81,7 +81,7 @@ func ExampleReadFiles() {
 	var cands []spica.Candidate
 	for _, tp := range []int{1, 2, 4} {
 		pattern := fmt.Sprintf("testdata/vllm-tp/tp%d/*.json", tp)
-		runs, err := bench.ReadFiles(pattern, bench.Options{Tool: bench.VLLM, GPUs: tp})
+		runs, err := bench.ReadFiles(pattern, bench.Options{GPUs: tp}) // the tool is detected
 		if err != nil {
 			fmt.Println(err)
 			return
