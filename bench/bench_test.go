@@ -408,4 +408,16 @@ func TestReadFilesSharesNoState(t *testing.T) {
 	if m := got[0].Meta["model_id"]; m != "org/model-00" {
 		t.Errorf("first file's model_id is %q after reading the others", m)
 	}
+	// Read reuses its node list from line to line of JSON lines too: each
+	// line of the SGLang file read alone gives the same run.
+	for k, line := range bytes.SplitAfter(files["a02-sglang.jsonl"], []byte("\n"))[:2] {
+		alone, err := Read(line, opt)
+		if err != nil || len(alone) != 1 {
+			t.Fatalf("line %d alone: %d runs, %v", k+1, len(alone), err)
+		}
+		alone[0].Source = filepath.Join(dir, "a02-sglang.jsonl") + ":" + strconv.Itoa(k+1)
+		if diff := cmp.Diff(alone[0], got[2+k], cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("line %d of JSON lines differs from it read alone (-alone +in the file):\n%s", k+1, diff)
+		}
+	}
 }
