@@ -113,9 +113,9 @@ func (p *parser) value(key []byte, keyEsc bool) error {
 	c := p.data[p.pos]
 	switch {
 	case c == '{':
-		return p.object(i)
+		return p.container(i, kindObject)
 	case c == '[':
-		return p.array(i)
+		return p.container(i, kindArray)
 	case c == '"':
 		raw, esc, err := p.str()
 		if err != nil {
@@ -166,33 +166,40 @@ func (p *parser) enter() error {
 	return nil
 }
 
-func (p *parser) object(i int) error {
+// container parses the object (k is kindObject) or array at p.pos whose
+// node is at index i: its members or elements, separated by commas.
+func (p *parser) container(i int, k kind) error {
 	if err := p.enter(); err != nil {
 		return err
 	}
-	p.nodes[i].kind = kindObject
-	p.pos++ // '{'
+	closer, want := byte(']'), "',' or ']' in an array"
+	if k == kindObject {
+		closer, want = '}', "',' or '}' in an object"
+	}
+	p.nodes[i].kind = k
+	p.pos++ // '{' or '['
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		p.nodes[i].next = len(p.nodes)
-		return nil
+	if p.pos < len(p.data) && p.data[p.pos] == closer {
+		return p.close(i)
 	}
 	for {
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return p.unexpected("a string key")
+		var key []byte
+		esc := false
+		if k == kindObject {
+			if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+				return p.unexpected("a string key")
+			}
+			var err error
+			if key, esc, err = p.str(); err != nil {
+				return err
+			}
+			p.skipSpace()
+			if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+				return p.unexpected("':' after a key")
+			}
+			p.pos++
+			p.skipSpace()
 		}
-		key, esc, err := p.str()
-		if err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return p.unexpected("':' after a key")
-		}
-		p.pos++
-		p.skipSpace()
 		if err := p.value(key, esc); err != nil {
 			return err
 		}
@@ -202,47 +209,19 @@ func (p *parser) object(i int) error {
 			p.skipSpace()
 			continue
 		}
-		if p.pos < len(p.data) && p.data[p.pos] == '}' {
-			p.pos++
-			p.depth--
-			p.nodes[i].next = len(p.nodes)
-			return nil
+		if p.pos < len(p.data) && p.data[p.pos] == closer {
+			return p.close(i)
 		}
-		return p.unexpected("',' or '}' in an object")
+		return p.unexpected(want)
 	}
 }
 
-func (p *parser) array(i int) error {
-	if err := p.enter(); err != nil {
-		return err
-	}
-	p.nodes[i].kind = kindArray
-	p.pos++ // '['
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		p.nodes[i].next = len(p.nodes)
-		return nil
-	}
-	for {
-		if err := p.value(nil, false); err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.pos < len(p.data) && p.data[p.pos] == ',' {
-			p.pos++
-			p.skipSpace()
-			continue
-		}
-		if p.pos < len(p.data) && p.data[p.pos] == ']' {
-			p.pos++
-			p.depth--
-			p.nodes[i].next = len(p.nodes)
-			return nil
-		}
-		return p.unexpected("',' or ']' in an array")
-	}
+// close consumes the closing bracket of the container at index i.
+func (p *parser) close(i int) error {
+	p.pos++
+	p.depth--
+	p.nodes[i].next = len(p.nodes)
+	return nil
 }
 
 func (p *parser) unexpected(want string) error {
