@@ -571,7 +571,8 @@ func (r *reader) finish(opt Options) Run {
 			delete(r.rep, k)
 		}
 		r.set(spica.MetricOutputThroughput, 0)
-		r.notef("no request completed: latency and per-user keys left out (a missing latency scores worst), output_throughput_tok_s is 0")
+		r.notef("no request completed: %s left out (a missing latency scores worst, never the 0 ms some tools write then), %s is 0",
+			strings.Join(failedRunKeys, ", "), spica.MetricOutputThroughput)
 	}
 	if _, ok := r.rep[spica.MetricThroughputPerUser]; !ok && !r.perUser && r.completed != 0 {
 		tpot, ok := r.rep[spica.MetricMeanTPOT]

@@ -9,7 +9,7 @@ import (
 // TestTRTLLM reads a fixture written from reporting.py's keys: the world
 // size is the GPU count, the generation-phase speed the per-user rate.
 func TestTRTLLM(t *testing.T) {
-	runs, err := ReadFiles("testdata/trtllm_streaming.json", Options{})
+	runs, err := ReadFiles("testdata/trtllm/streaming.json", Options{})
 	if err != nil || len(runs) != 1 || runs[0].Tool != TRTLLM {
 		t.Fatalf("%v %v", runs, err)
 	}
