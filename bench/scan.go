@@ -325,12 +325,23 @@ func (p *parser) number() ([]byte, error) {
 // guaranteed by str. Invalid UTF-8 and lone surrogates become U+FFFD, as
 // encoding/json does.
 func unescape(raw []byte, esc bool) string {
-	if !esc {
+	if !esc && utf8.Valid(raw) {
 		return string(raw)
 	}
 	b := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if c >= utf8.RuneSelf {
+			// Each byte of an invalid sequence is one U+FFFD.
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, raw[i:i+size]...)
+			}
+			i += size - 1
+			continue
+		}
 		if c != '\\' {
 			b = append(b, c)
 			continue
