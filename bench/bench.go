@@ -398,7 +398,7 @@ type reader struct {
 	gpus      int     // GPUs the document states, 0 when none
 	completed float64 // completed requests, -1 when unknown
 	perUser   bool    // the per-user key was set by the tool's reader
-	goodput   bool    // goodput was computed from records
+	goodput   bool    // goodput was computed from records, or why not noted
 }
 
 func newReader(d *doc, tool Tool) *reader {

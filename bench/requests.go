@@ -297,7 +297,10 @@ func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	e2e.put(r, spica.MetricMeanE2ELatency, "end-to-end latency")
 	tpot.put(r, spica.MetricMeanTPOT, "(e2e − TTFT)/(output tokens − 1) over requests of more than one token")
 	r.perUserFromRecords(reqs)
-	if opt.SLA != nil && !opt.SLA.IsZero() && !math.IsNaN(durationMs) {
+	if opt.SLA != nil && !opt.SLA.IsZero() && math.IsNaN(durationMs) {
+		r.goodput = true
+		r.notef("%s left out: the records carry no start and end times to divide the good requests' tokens by", spica.MetricGoodput)
+	} else if opt.SLA != nil && !opt.SLA.IsZero() {
 		good := 0.0
 		for i := range reqs {
 			if reqs[i].ok && isGood(&reqs[i], *opt.SLA) {
