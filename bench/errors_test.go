@@ -200,12 +200,13 @@ func TestEdgeReadings(t *testing.T) {
 	if run.Report[kTTFT] != 7 {
 		t.Errorf("report %v", run.Report)
 	}
-	// AIPerf's pre-1.0 records: credit_phase and timestamp_ns, the end as
+	// AIPerf's pre-1.0 records: credit_phase and timestamp_ns (a null
+	// request_start_ns falls back as an absent one does), the end as
 	// start + latency (2 + 3 = 5 ms); min_request_timestamp and
 	// max_response_timestamp (1 and 9 ms); a null token count is 0; a
 	// warm-up credit phase left out. Duration 9 − 1 = 8 ms; 4 tokens /
 	// 0.008 s = 500 tok/s.
-	rec, err := ReadRequests([]byte(`{"metadata": {"timestamp_ns": 2000000, "credit_phase": "profiling"}, "metrics": {"request_latency": {"value": 3, "unit": "ms"}, "output_sequence_length": {"value": 4}}, "error": null}
+	rec, err := ReadRequests([]byte(`{"metadata": {"request_start_ns": null, "timestamp_ns": 2000000, "credit_phase": "profiling"}, "metrics": {"request_latency": {"value": 3, "unit": "ms"}, "output_sequence_length": {"value": 4}}, "error": null}
 {"metadata": {"credit_phase": "profiling"}, "metrics": {"min_request_timestamp": {"value": 1000000, "unit": "ns"}, "max_response_timestamp": {"value": 9000000, "unit": "ns"}, "request_latency": {"value": null}, "output_sequence_length": {"value": null}}, "error": null}
 {"metadata": {"timestamp_ns": 0, "credit_phase": "warmup"}, "metrics": {"output_sequence_length": {"value": 100}}, "error": null}`), Options{})
 	if err != nil || rec.Report[kDur] != 8 || rec.Report[kOut] != 500 || rec.Report[kNum] != 2 || rec.Report[kE2E] != 3 {
@@ -247,5 +248,20 @@ func TestMembersStops(t *testing.T) {
 	}
 	if strings.Join(seen, "") != "ab" {
 		t.Errorf("%v", seen)
+	}
+}
+
+// TestLocateOtherErrors: locate moves only *spica.Error; any other error
+// (none of this package's paths makes one) passes through unchanged.
+func TestLocateOtherErrors(t *testing.T) {
+	other := errors.New("other")
+	if got := locate(other, 10, 2, "f"); got != other {
+		t.Errorf("%v", got)
+	}
+	e := &spica.Error{Offset: 3, Err: spica.ErrInvalidReport, Msg: "m"}
+	got := locate(e, 10, 2, "f")
+	var g *spica.Error
+	if !errors.As(got, &g) || g.Offset != 13 || g.Msg != "f: line 2: m" || e.Offset != 3 || e.Msg != "m" {
+		t.Errorf("%#v, input now %#v", g, e)
 	}
 }
