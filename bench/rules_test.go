@@ -352,3 +352,48 @@ func TestFailedRunNeverBest(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectDecides: documents that share a shape are told apart by the
+// keys only one tool writes, the same way on every call; where both
+// tools' keys stand, the error names both in the order of the Tool
+// constants.
+func TestDetectDecides(t *testing.T) {
+	metric := `{"unit": "ms", "avg": 1}`
+	for _, c := range []struct {
+		doc  string
+		want Tool // "" for an error
+		msg  string
+	}{
+		// Metric objects: AIPerf's own keys decide against GenAI-Perf.
+		{`{"request_latency": ` + metric + `}`, GenAIPerf, ""},
+		{`{"request_latency": ` + metric + `, "aiperf_version": "0.3.0"}`, AIPerf, ""},
+		{`{"time_to_first_token": ` + metric + `, "benchmark_duration": ` + metric + `}`, AIPerf, ""},
+		{`{"request_latency": 5}`, "", "no tool matches"}, // not a metric object
+		{`{"records": {}}`, AIPerf, ""},
+		{`{"records": []}`, "", "no tool matches"},
+		// vLLM and SGLang: their keys count only beside "duration".
+		{`{"duration": 1, "model_id": "m"}`, VLLM, ""},
+		{`{"duration": 1, "mean_e2el_ms": 1}`, VLLM, ""},
+		{`{"duration": 1, "request_goodput:": null}`, VLLM, ""},
+		{`{"duration": 1, "dataset_name": "random"}`, SGLang, ""},
+		{`{"duration": 1, "server_info": {}}`, SGLang, ""},
+		{`{"model_id": "m", "dataset_name": "random"}`, "", "no tool matches"},
+		{`{"duration": 1, "model_id": "m", "dataset_name": "random"}`, "", "match vllm, sglang"},
+		// trtllm-bench: world_info, or performance beside request_info.
+		{`{"world_info": {}}`, TRTLLM, ""},
+		{`{"performance": {}, "request_info": {}}`, TRTLLM, ""},
+		{`{"performance": {}}`, "", "no tool matches"},
+		// LLMPerf: a results_ key; the replay: its own keys.
+		{`{"results_ttft_s_mean": 1}`, LLMPerf, ""},
+		{`{"gpu_hours": 1}`, Dynamo, ""},
+		{`{"gpu_hours": 1, "results_x": 1, "world_info": {}}`, "", "match dynamo, llmperf, trtllm-bench"},
+		{`{"duration": 1, "duration_ms": 1, "dataset_name": "x", "model_id": "m"}`, "", "match dynamo, vllm, sglang"},
+	} {
+		for range 2 {
+			got, err := Detect([]byte(c.doc))
+			if got != c.want || (c.want == "") != (err != nil) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
+				t.Errorf("%s: %q, %v; want %q %q", c.doc, got, err, c.want, c.msg)
+			}
+		}
+	}
+}
