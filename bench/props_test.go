@@ -310,3 +310,175 @@ func TestStringsAsEncodingJSON(t *testing.T) {
 		}
 	})
 }
+
+// TestServingRecordsProperty: on generated vLLM/SGLang per-request arrays
+// (seconds; latencies, start_times and errors each present or not), every
+// key Read computes equals a brute-force computation from the records:
+// means over the completed requests, TPOT over those of more than one
+// token, the per-user rate as the mean over every positive gap of
+// 1000/gap_ms, and goodput with each SLA bound at, just above or just
+// below a request's own value.
+func TestServingRecordsProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 8).Draw(t, "n")
+		hasLat := rapid.Bool().Draw(t, "latencies")
+		hasStart := rapid.Bool().Draw(t, "start_times")
+		hasErrors := rapid.Bool().Draw(t, "errors")
+		type req struct {
+			ok          bool
+			start, ttft float64 // s
+			gaps        []float64
+			lat         float64
+			out         int
+		}
+		reqs := make([]req, n)
+		for i := range reqs {
+			q := &reqs[i]
+			q.ok = i == 0 || rapid.IntRange(0, 3).Draw(t, "ok") > 0
+			q.start = float64(rapid.IntRange(0, 100_000).Draw(t, "start_ms")) / 1000
+			if !q.ok {
+				continue
+			}
+			q.ttft = rapid.Float64Range(0.0005, 2).Draw(t, "ttft")
+			q.gaps = rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.001, 0.015625, 0.02, 0.1, 0.3}), 0, 5).Draw(t, "gaps")
+			q.out = len(q.gaps) + 1
+			q.lat = q.ttft + rapid.Float64Range(0, 3).Draw(t, "lat")
+		}
+		if !hasErrors {
+			// Without an errors array a request with tokens completed.
+			for i := range reqs {
+				if !reqs[i].ok {
+					reqs[i].out = 0
+				}
+			}
+		}
+		docDuration := 7.5
+		ms := func(s float64) float64 { return s * 1000 }
+		e2e := func(q req) float64 {
+			if hasLat {
+				return ms(q.lat)
+			}
+			sum := 0.0
+			for _, g := range q.gaps {
+				sum += ms(g)
+			}
+			return ms(q.ttft) + sum
+		}
+		s := spica.SLATarget{}
+		pick := func(name string, v float64) float64 {
+			switch rapid.IntRange(0, 3).Draw(t, name+"-mode") {
+			case 1:
+				return v
+			case 2:
+				return math.Nextafter(v, math.Inf(1))
+			case 3:
+				return math.Nextafter(v, 0)
+			}
+			return 0
+		}
+		ref := reqs[rapid.IntRange(0, n-1).Draw(t, "ref")]
+		if ref.ok {
+			s.TTFTMs = pick("ttft", ms(ref.ttft))
+			s.E2EMs = pick("e2e", e2e(ref))
+			if ref.out > 1 && e2e(ref) > ms(ref.ttft) {
+				s.ITLMs = pick("itl", (e2e(ref)-ms(ref.ttft))/float64(ref.out-1))
+			}
+		}
+		if s.IsZero() {
+			s.E2EMs = 1000
+		}
+
+		// The document.
+		var ttfts, itls, lats, starts, outs, errs []string
+		g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+		for _, q := range reqs {
+			ttfts = append(ttfts, g(q.ttft))
+			var gs []string
+			for _, x := range q.gaps {
+				gs = append(gs, g(x))
+			}
+			itls = append(itls, "["+strings.Join(gs, ", ")+"]")
+			lats = append(lats, g(q.lat))
+			starts = append(starts, g(q.start))
+			outs = append(outs, strconv.Itoa(q.out))
+			if q.ok {
+				errs = append(errs, `""`)
+			} else {
+				errs = append(errs, `"timeout"`)
+			}
+		}
+		arr := func(xs []string) string { return "[" + strings.Join(xs, ", ") + "]" }
+		doc := `{"backend": "vllm", "model_id": "m", "duration": ` + g(docDuration) +
+			`, "ttfts": ` + arr(ttfts) + `, "itls": ` + arr(itls) + `, "output_lens": ` + arr(outs)
+		if hasLat {
+			doc += `, "latencies": ` + arr(lats)
+		}
+		if hasStart {
+			doc += `, "start_times": ` + arr(starts)
+		}
+		if hasErrors {
+			doc += `, "errors": ` + arr(errs)
+		}
+		doc += "}"
+
+		// The brute force.
+		var done, tokens, good int
+		var ttftSum, e2eSum, tpotSum, userSum float64
+		var tpotN, userN int
+		first, last := math.Inf(1), math.Inf(-1)
+		for _, q := range reqs {
+			if !q.ok {
+				continue
+			}
+			done++
+			tokens += q.out
+			e := e2e(q)
+			ttftSum += ms(q.ttft)
+			e2eSum += e
+			if q.out > 1 {
+				tpotSum += (e - ms(q.ttft)) / float64(q.out-1)
+				tpotN++
+			}
+			for _, x := range q.gaps {
+				if x > 0 {
+					userSum += 1000 / ms(x)
+					userN++
+				}
+			}
+			first = math.Min(first, ms(q.start))
+			last = math.Max(last, ms(q.start)+e)
+			if (s.TTFTMs == 0 || ms(q.ttft) <= s.TTFTMs) && (s.E2EMs == 0 || e <= s.E2EMs) &&
+				(s.ITLMs == 0 || q.out <= 1 || (e-ms(q.ttft))/float64(q.out-1) <= s.ITLMs) {
+				good += q.out
+			}
+		}
+		duration := ms(docDuration)
+		if hasStart {
+			duration = last - first
+		}
+		want := spica.Report{
+			kDone: float64(done), kNum: float64(n), kDur: duration,
+			kOut: float64(tokens) / (duration / 1000), kGood: float64(good) / (duration / 1000),
+			kTTFT: ttftSum / float64(done), kE2E: e2eSum / float64(done),
+		}
+		if tpotN > 0 {
+			want[kTPOT] = tpotSum / float64(tpotN)
+		}
+		switch {
+		case userN > 0:
+			want[kUser] = userSum / float64(userN)
+		case tpotN > 0 && want[kTPOT] > 0:
+			want[kUser] = 1000 / want[kTPOT]
+		}
+		if duration <= 0 {
+			return // no rate to compare
+		}
+		runs, err := Read([]byte(doc), Options{SLA: &s})
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if diff := cmp.Diff(want, runs[0].Report, sameReport); diff != "" {
+			t.Fatalf("%s\nSLA %+v\n(-brute force +Read):\n%s\nnotes:\n%s", doc, s, diff, strings.Join(runs[0].Notes, "\n"))
+		}
+	})
+}
