@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -570,6 +571,11 @@ func (r *reader) finish(opt Options) Run {
 		for _, k := range failedRunKeys {
 			delete(r.rep, k)
 		}
+		// A note on how a key it drops was obtained no longer holds.
+		r.notes = slices.DeleteFunc(r.notes, func(n string) bool {
+			key, _, ok := strings.Cut(n, " is ")
+			return ok && slices.Contains(failedRunKeys, key)
+		})
 		r.set(spica.MetricOutputThroughput, 0)
 		r.notef("no request completed: %s left out (a missing latency scores worst, never the 0 ms some tools write then), %s is 0",
 			strings.Join(failedRunKeys, ", "), spica.MetricOutputThroughput)
