@@ -466,6 +466,7 @@ func TestFixtures(t *testing.T) {
 			if _, err := json.Marshal(run.Meta); err != nil {
 				t.Errorf("Meta is not JSON-safe: %v", err)
 			}
+			checkNotes(t, run)
 			// Every key left out is said so: each of the nine metric
 			// keys is in the report or named by a note.
 			if f.tool != Dynamo {
@@ -479,5 +480,20 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkNotes fails when a note says how a metric key was obtained
+// ("<key> is …") and the report has no such key.
+func checkNotes(t *testing.T, run Run) {
+	t.Helper()
+	for _, n := range run.Notes {
+		key, _, ok := strings.Cut(n, " is ")
+		if !ok || !slices.Contains(spica.MetricKeys(), key) {
+			continue
+		}
+		if _, in := run.Report[key]; !in {
+			t.Errorf("note %q, yet %s is not in the report", n, key)
+		}
 	}
 }

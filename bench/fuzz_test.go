@@ -60,6 +60,7 @@ func checkRun(t *testing.T, run Run, tool Tool) {
 	if len(run.Notes) == 0 {
 		t.Fatal("no notes")
 	}
+	checkNotes(t, run)
 }
 
 // fuzzTool fuzzes Read with the reader of tool forced by Options.Tool,
