@@ -397,3 +397,43 @@ func TestDetectDecides(t *testing.T) {
 		}
 	}
 }
+
+// TestBadLineFixtures: the committed JSON-lines fixtures with a bad line,
+// each error at the byte counted by hand.
+func TestBadLineFixtures(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		records bool
+		path    string
+		offset  int64
+		msg     string
+	}{
+		// Line 3 (158 bytes) lacks its closing brace: the input ends
+		// first, at 158 + 1 + 1 + 158 + 1 = 319, the file's size.
+		{"vllm/bad_line.jsonl", false, "", 319, "line 3: unexpected end of input, want ',' or '}' in an object"},
+		// Line 1 is 128 bytes and its newline; "many" stands 78 bytes into
+		// line 2 (`{"backend": "sglang", "dataset_name": "random",
+		// "duration": 1.0, "completed": `): 129 + 78.
+		{"sglang/bad_line.jsonl", false, "completed", 207, `line 2: is "many", want a number`},
+		// Line 1 is 231 bytes and its newline; "slow" stands 138 bytes
+		// into line 2, after `…"request_latency": {"value": `: 232 + 138.
+		{"aiperf/bad_records.jsonl", true, "metrics.request_latency.value", 370, `line 2: is "slow", want a number`},
+	} {
+		data := readTestdata(t, c.file)
+		var err error
+		if c.records {
+			_, err = ReadRequests(data, Options{})
+		} else {
+			_, err = Read(data, Options{})
+		}
+		var e *spica.Error
+		if !errors.As(err, &e) || !errors.Is(err, spica.ErrInvalidReport) || e.Path != c.path || e.Offset != c.offset || e.Msg != c.msg {
+			t.Errorf("%s: %v (%#v)", c.file, err, e)
+		}
+	}
+	// The good line of each reads alone.
+	runs, err := Read(bytes.SplitN(readTestdata(t, "vllm/bad_line.jsonl"), []byte("\n"), 2)[0], Options{})
+	if err != nil || runs[0].Report[kUser] != 200 { // 1000 / 5.0
+		t.Errorf("%v %v", runs, err)
+	}
+}
