@@ -195,7 +195,7 @@ var fixtures = []fixture{
 			kDone: 200,
 		},
 		absent: []string{kTTFT, kNum}, // median_ttft_ms 150 is not a mean; SGLang counts no failures
-		notes:  []string{"mean_ttft_ms left out: mean_ttft_ms is missing or null"},
+		notes:  []string{"mean_ttft_ms left out: mean_ttft_ms is missing or null", noteTPOT},
 		meta: map[string]any{"request_rate": "Infinity", "sharegpt_output_len": nil, "random_input_len": 1024.0,
 			"dataset_name": "random", "max_concurrency": 64.0},
 		notMeta: []string{"total_output_tokens_retokenized", "concurrency", "median_itl_ms"}},
