@@ -170,8 +170,8 @@ func oneLine(data []byte) []byte {
 	return bytes.TrimSpace(bytes.ReplaceAll(data, []byte("\n"), []byte(" ")))
 }
 
-// TestJSONLines: every tool's run as JSON lines, with blank lines, then a
-// bad line named by its number.
+// TestJSONLines: every tool's run as JSON lines, with blank lines (and
+// with CRLF line ends), then a bad line named by its number.
 func TestJSONLines(t *testing.T) {
 	for _, c := range perTool {
 		t.Run(string(c.tool), func(t *testing.T) {
@@ -182,16 +182,19 @@ func TestJSONLines(t *testing.T) {
 				line = bytes.Split(data, []byte("\n"))[2] // the run on line 3
 			}
 			lines := bytes.Join([][]byte{line, nil, line, []byte(" \t"), nil}, []byte("\n"))
-			runs, err := Read(lines, Options{})
-			if err != nil || len(runs) != 2 {
-				t.Fatalf("%d runs, %v", len(runs), err)
-			}
-			for i, src := range []string{":1", ":3"} {
-				if runs[i].Source != src || runs[i].Tool != c.tool {
-					t.Errorf("run %d: Source %q Tool %q, want %q %q", i, runs[i].Source, runs[i].Tool, src, c.tool)
+			crlf := bytes.Join([][]byte{line, nil, line, nil}, []byte("\r\n"))
+			for _, in := range [][]byte{lines, crlf} {
+				runs, err := Read(in, Options{})
+				if err != nil || len(runs) != 2 {
+					t.Fatalf("%d runs, %v", len(runs), err)
 				}
-				if diff := cmp.Diff(want.Report, runs[i].Report, sameReport); diff != "" {
-					t.Errorf("run %d (-want +got):\n%s", i, diff)
+				for i, src := range []string{":1", ":3"} {
+					if runs[i].Source != src || runs[i].Tool != c.tool {
+						t.Errorf("run %d: Source %q Tool %q, want %q %q", i, runs[i].Source, runs[i].Tool, src, c.tool)
+					}
+					if diff := cmp.Diff(want.Report, runs[i].Report, sameReport); diff != "" {
+						t.Errorf("run %d (-want +got):\n%s", i, diff)
+					}
 				}
 			}
 			// Line 4 is cut short: `{"duration": ` then the newline.
@@ -199,7 +202,7 @@ func TestJSONLines(t *testing.T) {
 			// there, and the value is missing at the end of its text and
 			// newline.
 			bad := append(append([]byte{}, lines[:2*len(line)+3]...), "{\"duration\": \n"...)
-			_, err = Read(bad, Options{})
+			_, err := Read(bad, Options{})
 			var e *spica.Error
 			wantAt := int64(2*len(line) + 3 + len(`{"duration": `) + 1)
 			if !errors.As(err, &e) || !errors.Is(err, spica.ErrInvalidReport) || !strings.HasPrefix(e.Msg, "line 4: ") || e.Offset != wantAt {
