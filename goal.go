@@ -29,10 +29,17 @@ import (
 // what crosses fields, each with the message of ParseGoal's error: a pareto
 // objective list only under the pareto target, and a satisfying SLA when
 // goodput or goodput_per_gpu is an effective objective (an SLA under any
-// other target is allowed, as by Validate).
+// other target is allowed, as by Validate). The rules read an absent target
+// as throughput without relying on the schema's default: the API server
+// checks a default value written higher up (a `default={}` on a field of
+// this type) against these rules without filling in the target first, and
+// rejects the CRD if a rule fails there with "no such key: target". The
+// SLA rule's message names the culprits with conditionals rather than a
+// filter and join over a list, whose estimated cost the API server finds
+// over its budget (it rejects such a CRD too).
 //
-// +kubebuilder:validation:XValidation:rule="self.target == 'pareto' || !has(self.pareto_objectives)",message="pareto_objectives is only valid when target is 'pareto'"
-// +kubebuilder:validation:XValidation:rule="!(self.target in ['goodput', 'goodput_per_gpu'] || self.target == 'pareto' && has(self.pareto_objectives) && self.pareto_objectives.exists(o, o in ['goodput', 'goodput_per_gpu'])) || has(self.sla) && (has(self.sla.e2e_ms) || has(self.sla.ttft_ms) && has(self.sla.itl_ms))",message="goodput targets require an SLA target (ttft_ms+itl_ms or e2e_ms)",messageExpression="'[' + ['goodput', 'goodput_per_gpu'].filter(t, t == self.target || self.target == 'pareto' && has(self.pareto_objectives) && t in self.pareto_objectives).join(' ') + '] require an SLA target (ttft_ms+itl_ms or e2e_ms)'"
+// +kubebuilder:validation:XValidation:rule="!has(self.pareto_objectives) || has(self.target) && self.target == 'pareto'",message="pareto_objectives is only valid when target is 'pareto'"
+// +kubebuilder:validation:XValidation:rule="!(has(self.target) && (self.target in ['goodput', 'goodput_per_gpu'] || self.target == 'pareto' && has(self.pareto_objectives) && self.pareto_objectives.exists(o, o in ['goodput', 'goodput_per_gpu']))) || has(self.sla) && (has(self.sla.e2e_ms) || has(self.sla.ttft_ms) && has(self.sla.itl_ms))",message="goodput targets require an SLA target (ttft_ms+itl_ms or e2e_ms)",messageExpression="((self.target == 'goodput' || self.target == 'pareto' && 'goodput' in self.pareto_objectives) && (self.target == 'goodput_per_gpu' || self.target == 'pareto' && 'goodput_per_gpu' in self.pareto_objectives) ? '[goodput goodput_per_gpu]' : (self.target == 'goodput' || self.target == 'pareto' && 'goodput' in self.pareto_objectives) ? '[goodput]' : '[goodput_per_gpu]') + ' require an SLA target (ttft_ms+itl_ms or e2e_ms)'"
 type OptimizationGoal struct {
 	// Target is what the goal optimizes; absent, it is throughput.
 	// +optional
