@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/spica-search/spica => ../..
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/spica-search/spica v0.0.0-00010101000000-000000000000
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
