@@ -69,16 +69,34 @@ func TestGoalDeepCopyIsDeep(t *testing.T) {
 			t.Fatalf("DeepCopyInto differs from the original (-want +got):\n%s", d)
 		}
 
-		c.Target++
+		// Every field changes: ^ flips every bit of a target, so each
+		// element differs from the original's whatever was drawn (a
+		// constant would not: the generator draws every value from -1 to
+		// TargetPareto+1), and the bound generator never draws 7, 8 or 9.
+		c.Target = ^c.Target
 		c.SLA.TTFTMs, c.SLA.ITLMs, c.SLA.E2EMs = 7, 8, 9
 		for i := range c.ParetoObjectives {
-			c.ParetoObjectives[i] = TargetPareto + 1
+			c.ParetoObjectives[i] = ^c.ParetoObjectives[i]
 		}
 		c.ParetoObjectives = append(c.ParetoObjectives, TargetGoodput)
-		sla := c.SLA.DeepCopy()
-		sla.E2EMs = -3
 		if d := goalsEqual(want, g); d != "" {
 			t.Fatalf("mutating the copy changed the original (-before +after):\n%s", d)
+		}
+
+		// SLATarget's own copy, every field changed.
+		sla := g.SLA.DeepCopy()
+		var slaInto SLATarget
+		g.SLA.DeepCopyInto(&slaInto)
+		if d := goalsEqual(OptimizationGoal{SLA: want.SLA}, OptimizationGoal{SLA: *sla}); d != "" {
+			t.Fatalf("SLATarget.DeepCopy differs from the original (-want +got):\n%s", d)
+		}
+		if d := goalsEqual(OptimizationGoal{SLA: want.SLA}, OptimizationGoal{SLA: slaInto}); d != "" {
+			t.Fatalf("SLATarget.DeepCopyInto differs from the original (-want +got):\n%s", d)
+		}
+		sla.TTFTMs, sla.ITLMs, sla.E2EMs = 7, 8, 9
+		slaInto.TTFTMs, slaInto.ITLMs, slaInto.E2EMs = 7, 8, 9
+		if d := goalsEqual(want, g); d != "" {
+			t.Fatalf("mutating a copy of the SLA changed the original (-before +after):\n%s", d)
 		}
 		// Within capacity, an append to the copy's list would write into
 		// the original's array if they shared one.
