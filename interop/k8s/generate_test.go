@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
+	"golang.org/x/mod/modfile"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	"sigs.k8s.io/controller-tools/pkg/deepcopy"
 	"sigs.k8s.io/controller-tools/pkg/genall"
@@ -42,11 +44,44 @@ func generated(t *testing.T) map[string][]byte {
 	if rt.Run() {
 		t.Fatalf("controller-gen failed:\n%s", errs.String())
 	}
+	version := toolVersion(t)
 	files := make(map[string][]byte, len(out))
 	for path, buf := range out {
-		files[path] = buf.Bytes()
+		files[path] = versionAnnotation.ReplaceAll(buf.Bytes(), []byte("${1}"+version))
 	}
 	return files
+}
+
+// versionAnnotation is the CRD's controller-gen.kubebuilder.io/version
+// annotation. controller-gen writes there the version of the main module
+// of the binary it runs in (sigs.k8s.io/controller-tools/pkg/version reads
+// debug.ReadBuildInfo, unless a -ldflags -X sets it): the controller-gen
+// command, built from its module, writes its release, but this test binary
+// would write "(devel)", its own module's. The generator has no option to
+// set it (only one, OmitToolVersion, to leave it out), so generated writes
+// what the command of the release go.mod requires writes.
+var versionAnnotation = regexp.MustCompile(`(?m)^(    controller-gen\.kubebuilder\.io/version: ).*$`)
+
+// toolVersion is the version of sigs.k8s.io/controller-tools that go.mod
+// requires, the one this test is built with (a test binary's build
+// information lists no dependencies, so it is read from go.mod).
+func toolVersion(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == "sigs.k8s.io/controller-tools" {
+			return r.Mod.Version
+		}
+	}
+	t.Fatal("go.mod does not require sigs.k8s.io/controller-tools")
+	return ""
 }
 
 // memOutput is a genall.OutputRule that keeps what generators write in
