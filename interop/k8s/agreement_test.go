@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spica-search/spica"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 )
 
@@ -229,7 +231,8 @@ var sentinels = []error{spica.ErrInvalidGoal, spica.ErrUnknownTarget, spica.ErrI
 // TestCRDAgreesWithParseGoal: on the hand corpus, ParseGoal gives each
 // goal the answer worked out from its rule, and the CRD (defaulting, schema,
 // list types, CEL, as the API server runs them) accepts a goal iff
-// ParseGoal does. Every error class of sentinels is reached.
+// ParseGoal does, with ParseGoal's message where an SLA is required. Every
+// error class of sentinels is reached.
 func TestCRDAgreesWithParseGoal(t *testing.T) {
 	a := newAPIServer(t)
 	seen := map[string]bool{}
@@ -258,6 +261,13 @@ func TestCRDAgreesWithParseGoal(t *testing.T) {
 		}
 		if perr == nil {
 			accepted++
+		}
+		// Where the SLA is missing the CRD says what ParseGoal says,
+		// culprits and all.
+		var se *spica.Error
+		if errors.Is(perr, spica.ErrSLARequired) && errors.As(perr, &se) &&
+			!slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Detail == se.Msg }) {
+			t.Errorf("%s: goal %s: the CRD says %v, want an error saying %q", c.rule, c.doc, errs, se.Msg)
 		}
 	}
 	for _, s := range sentinels {
