@@ -86,9 +86,11 @@ func configError(config map[string]any, err error) error {
 // failed run) is an error naming the field, never 0, which would rank
 // first; a null config, metrics or objectives leaves the field unset, and a
 // null entry of metrics or objectives is left out, as [ParseReport] leaves
-// out a null metric. Every
-// other error wraps [ErrInvalidCandidate], with Path naming the field
-// ("metrics.gpu_hours") and Offset relative to the candidate. JSON null
+// out a null metric. A number beyond the float64 range (1e400) is an error
+// at its own field, wherever it is: "metrics.gpu_hours", "score",
+// "config.batch", "config.sizes[2]". Every other error wraps
+// [ErrInvalidCandidate], with Path naming the field ("metrics.gpu_hours")
+// and Offset relative to the candidate. JSON null
 // leaves c unchanged; on error c is unchanged too. It costs O(len(data)).
 func (c *Candidate) UnmarshalJSON(data []byte) error {
 	r := jsonReader{data: data, nonFinite: true, sentinel: ErrInvalidCandidate}
@@ -160,14 +162,14 @@ func decodeConfig(r *jsonReader) (map[string]any, error) {
 	}
 	start := r.pos
 	r.nonFinite = false // standard JSON only: encoding/json reads it next
-	err := r.skip()
+	err := r.skipChecked(ErrInvalidCandidate, "config")
 	r.nonFinite = true
 	if err != nil {
 		return nil, err
 	}
 	var config map[string]any
 	if err := json.Unmarshal(r.data[start:r.pos], &config); err != nil {
-		return nil, errorAt(ErrInvalidCandidate, "config", start, "%v", err) // not reached: the syntax is checked
+		return nil, errorAt(ErrInvalidCandidate, "config", start, "%v", err) // not reached: syntax and ranges are checked
 	}
 	return config, nil
 }

@@ -71,8 +71,9 @@ func isMetricKey[S ~string | ~[]byte](key S) bool {
 // they are only checked to be well-formed, without building their keys or
 // strings, and what repeats inside them is not checked. For the nine metric
 // keys (see [MetricKeys]) null means missing and any other non-number is an
-// error whose Path is the key. A number beyond the float64 range is an error
-// rather than a silent infinity. A key given twice at the top level is an
+// error whose Path is the key. A number beyond the float64 range (1e400) is an
+// error wrapping [ErrInvalidReport] whose Path is the key, rather than a
+// silent infinity. A key given twice at the top level is an
 // error wrapping [ErrDuplicateKey], since which value was meant cannot be
 // known. A top level that is not an object, or malformed JSON, is an error
 // giving the byte offset. Every other error wraps [ErrInvalidReport].
@@ -135,7 +136,7 @@ func decodeReport(r *jsonReader) (Report, error) {
 		keys = append(keys, reportKey{key, ks})
 		switch k := r.peek(); {
 		case k == kindNumber:
-			v, err := r.number()
+			v, err := r.number(ErrInvalidReport, string(key))
 			rep[string(key)] = v
 			return err
 		case k == kindString:

@@ -174,7 +174,7 @@ func TestParseReportRejects(t *testing.T) {
 		{"an array metric", `{"planner_total_ticks": [1]}`, ErrInvalidReport, "planner_total_ticks", 24},
 		{"a repeated key", `{"gpu_hours": 1, "gpu_hours": 2}`, ErrDuplicateKey, "gpu_hours", 17},
 		{"a repeated unread key", `{"engine": "a", "engine": {"x": 1}}`, ErrDuplicateKey, "engine", 16},
-		{"a number out of range", `{"duration_ms": 1e309}`, ErrInvalidReport, "", 16},
+		{"a number out of range", `{"duration_ms": 1e309}`, ErrInvalidReport, "duration_ms", 16},
 		{"a top-level array", `[{"gpu_hours": 1}]`, ErrInvalidReport, "", 0},
 		{"a top-level null", `null`, ErrInvalidReport, "", 0},
 		{"empty input", ``, ErrInvalidReport, "", 0},

@@ -16,8 +16,9 @@ import "math"
 // Decoding JSON or YAML is strict: an unknown key (matched exactly and
 // case-sensitively) is an error wrapping [ErrUnknownField], a repeated key
 // one wrapping [ErrDuplicateKey], null leaves a bound unset, and an explicit
-// 0, a negative or non-finite number or a non-number is an error wrapping
-// [ErrInvalidSLA] whose Path names the field.
+// 0, a negative or non-finite number, a number beyond the float64 range
+// (1e400) or a non-number is an error wrapping [ErrInvalidSLA] whose Path
+// names the field, through every entry point (a goal's "sla.e2e_ms" too).
 //
 // In a Kubernetes API (SPEC §14) the markers on the fields make each bound
 // an optional number > 0 in a CRD schema, as [SLATarget.Validate] requires;
@@ -126,7 +127,7 @@ func decodeSLA(r *jsonReader, prefix string) (SLATarget, error) {
 				return r.literal("null")
 			case kindNumber:
 				at := r.pos
-				v, err := r.number()
+				v, err := r.number(ErrInvalidSLA, prefix+key)
 				if err != nil {
 					return err
 				}

@@ -85,7 +85,7 @@ func TestSLAUnmarshalJSON(t *testing.T) {
 		{"negative", `{"itl_ms": -5}`, SLATarget{}, ErrInvalidSLA, "itl_ms", 11},
 		{"string", `{"e2e_ms": "100"}`, SLATarget{}, ErrInvalidSLA, "e2e_ms", 11},
 		{"bool", `{"e2e_ms": true}`, SLATarget{}, ErrInvalidSLA, "e2e_ms", 11},
-		{"out of range", `{"e2e_ms": 1e400}`, SLATarget{}, ErrInvalidSLA, "", 11},
+		{"out of range", `{"e2e_ms": 1e400}`, SLATarget{}, ErrInvalidSLA, "e2e_ms", 11},
 		{"unknown key", `{"ttft": 5}`, SLATarget{}, ErrUnknownField, "ttft", 1},
 		{"case mismatch is unknown", `{"TTFT_ms": 5}`, SLATarget{}, ErrUnknownField, "TTFT_ms", 1},
 		{"Go field name is unknown", `{"TTFTMs": 5}`, SLATarget{}, ErrUnknownField, "TTFTMs", 1},

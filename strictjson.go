@@ -464,8 +464,11 @@ func (r *jsonReader) numberSpan() (start int, err error) {
 
 // number reads a JSON number, or with nonFinite also NaN, Infinity and
 // -Infinity. A number too large for a float64 is an error rather than a
-// silent infinity; one too small for it rounds to 0, as strconv does.
-func (r *jsonReader) number() (float64, error) {
+// silent infinity; one too small for it rounds to 0, as strconv does. The
+// error is the field's own: it wraps sentinel, the one any other invalid
+// value at path gets, and names path (issue 26: the same fault must read the
+// same through every entry point).
+func (r *jsonReader) number(sentinel error, path string) (float64, error) {
 	start, err := r.numberSpan()
 	if err != nil {
 		return 0, err
@@ -476,9 +479,35 @@ func (r *jsonReader) number() (float64, error) {
 	}
 	v, err := strconv.ParseFloat(string(text), 64)
 	if err != nil && math.IsInf(v, 0) {
-		return 0, r.errorf(start, "number %s is out of the float64 range", text)
+		return 0, outOfRange(sentinel, path, start, text)
 	}
 	return v, nil
+}
+
+// outOfRange is the error for a number beyond the float64 range at path.
+func outOfRange(sentinel error, path string, start int, text []byte) error {
+	return errorAt(sentinel, path, start, "is %s, beyond the float64 range", text)
+}
+
+// skipChecked is skip for a value whose numbers encoding/json reads next
+// into float64s: a number beyond the float64 range is an error wrapping
+// sentinel at its own path (path, then ".key" and "[i]" below it) rather
+// than encoding/json's error, which names no path.
+func (r *jsonReader) skipChecked(sentinel error, path string) error {
+	switch r.peek() {
+	case kindObject:
+		return r.members(func(ks, ke int) error {
+			return r.skipChecked(sentinel, path+"."+r.keyString(ks, ke))
+		})
+	case kindArray:
+		return r.array(func(i int) error {
+			return r.skipChecked(sentinel, path+"["+strconv.Itoa(i)+"]")
+		})
+	case kindNumber:
+		_, err := r.number(sentinel, path)
+		return err
+	}
+	return r.skip()
 }
 
 // float reads a float where the schema wants one: a number, or one of the
@@ -487,7 +516,7 @@ func (r *jsonReader) number() (float64, error) {
 func (r *jsonReader) float(sentinel error, path string) (float64, error) {
 	switch k := r.peek(); k {
 	case kindNumber:
-		return r.number()
+		return r.number(sentinel, path)
 	case kindString:
 		start := r.pos
 		escaped, err := r.strSpan()

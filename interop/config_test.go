@@ -98,6 +98,10 @@ func TestBadGoalsFailOnEveryPath(t *testing.T) {
 		{"sla: {ttft_ms: 0}", "sla: {ttft_ms: 0}", `{"sla": {"ttft_ms": 0}}`, spica.ErrInvalidSLA, "sla.ttft_ms"},
 		{"goodput without an SLA", "target: goodput", `{"target": "goodput"}`, spica.ErrSLARequired, "sla"},
 		{"a quoted bound is a string", `sla: {e2e_ms: "500"}`, `{"sla": {"e2e_ms": "500"}}`, spica.ErrInvalidSLA, "sla.e2e_ms"},
+		// Issue 26 defect 4: YAML libraries hand 1e400 over as a string,
+		// JSON as a number beyond the float64 range; both are the SLA's
+		// fault at the bound's path.
+		{"a bound beyond the float64 range", "sla: {e2e_ms: 1e400}", `{"sla": {"e2e_ms": 1e400}}`, spica.ErrInvalidSLA, "sla.e2e_ms"},
 		{"an unknown objective", "target: pareto\n  pareto_objectives: [throughput, tps]", `{"target": "pareto", "pareto_objectives": ["throughput", "tps"]}`, spica.ErrUnknownTarget, "pareto_objectives[1]"},
 	}
 	for _, d := range decoders {
