@@ -33,8 +33,12 @@
 //
 // In a service the goal is a block of a config file. Embed OptimizationGoal
 // in the config struct; it decodes from JSON with encoding/json and from
-// YAML with gopkg.in/yaml.v3 or sigs.k8s.io/yaml's UnmarshalStrict under the
-// same rules (the package imports neither; see [OptimizationGoal.UnmarshalYAML]):
+// YAML with gopkg.in/yaml.v3, gopkg.in/yaml.v2's UnmarshalStrict or
+// sigs.k8s.io/yaml's UnmarshalStrict under the same rules (the package imports
+// none of them; see [OptimizationGoal.UnmarshalYAML]). The non-strict
+// Unmarshal of yaml.v2 and of sigs.k8s.io/yaml fold a repeated key (the last
+// value wins) before this package sees the goal, so there "target:
+// throughput" then "target: goodput" passes as goodput:
 //
 //	name: chat
 //	workload: sharegpt

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,18 +25,23 @@ import (
 // UnmarshalYAML implements the YAML unmarshaler interface of
 // gopkg.in/yaml.v2 and gopkg.in/yaml.v3 (no YAML library is imported) with
 // the rules of [OptimizationGoal.UnmarshalJSON], then runs
-// [OptimizationGoal.Validate]. A repeated key is rejected by yaml.v3 itself
-// when this method asks it for the tree; that error comes back in an
-// [*Error] wrapping [ErrDuplicateKey] (any other error of the library's, in
-// one wrapping [ErrInvalidGoal]). A null node leaves g unchanged; on error g
-// is unchanged too. It costs O(size of the node) and the tree's map keys
-// sorted.
+// [OptimizationGoal.Validate]. A repeated key is found by the library when
+// this method asks it for the tree, by yaml.v3 always and by yaml.v2 under
+// its UnmarshalStrict; that error comes back in an [*Error] wrapping
+// [ErrDuplicateKey] whose Path is the key's ("target", "sla.e2e_ms"); any
+// other error of the library's comes back in one wrapping [ErrInvalidGoal].
+// yaml.v2's plain Unmarshal merges a repeated key before this method runs
+// (the last value wins: "target: throughput" then "target: goodput" is a
+// goodput goal), and nothing is left for this package to see. A null node
+// leaves g unchanged; on error g is unchanged too. It costs O(size of the
+// node) and the tree's map keys sorted.
 //
 // Through sigs.k8s.io/yaml (which converts YAML to JSON and calls
-// [OptimizationGoal.UnmarshalJSON]) the same rules hold, with one caveat
-// about repeated keys: its Unmarshal folds a repeated key (the last value
-// wins) before this package sees the document, while its UnmarshalStrict
-// rejects it. Use UnmarshalStrict, or yaml.v3, for config files.
+// [OptimizationGoal.UnmarshalJSON]) the same rules hold, with the same
+// caveat about repeated keys: its Unmarshal folds a repeated key (the last
+// value wins) before this package sees the document, while its
+// UnmarshalStrict rejects it. For config files use yaml.v3, or the
+// UnmarshalStrict of yaml.v2 or sigs.k8s.io/yaml.
 func (g *OptimizationGoal) UnmarshalYAML(unmarshal func(any) error) error {
 	v, isNull, err := decodeYAML(unmarshal, ErrInvalidGoal, decodeGoal)
 	if err == nil && !isNull {
@@ -128,8 +134,12 @@ func decodeYAML[T any](unmarshal func(any) error, sentinel error, decode func(*j
 	var tree any
 	if err := unmarshal(&tree); err != nil {
 		msg := err.Error()
-		if strings.Contains(msg, "already defined") { // yaml.v3's word for a repeated key
-			return v, false, errorf(ErrDuplicateKey, "", "%s", msg)
+		if key, ok := repeatedKeyOf(err); ok {
+			var probe dupProbe
+			if unmarshal(&probe) != nil || probe.path == "" {
+				probe.path = key
+			}
+			return v, false, errorf(ErrDuplicateKey, probe.path, "%s", msg)
 		}
 		return v, false, errorf(sentinel, "", "%s", msg)
 	}
@@ -150,6 +160,72 @@ func decodeYAML[T any](unmarshal func(any) error, sentinel error, decode func(*j
 		e.Offset = -1 // an offset in the JSON written here means nothing to the caller
 	}
 	return v, false, err
+}
+
+// repeatedYAMLKey finds the key a YAML library reports given twice. The
+// libraries say so only in text: yaml.v3 (decode.go, its mapping check)
+// writes `mapping key "k" already defined at line N`, and yaml.v2's
+// UnmarshalStrict (decode.go, setMapIndex) `key "k" already set in map`,
+// the key formatted with %#v. Both go on decoding, so the tree is there to
+// find the key's path in.
+var repeatedYAMLKey = regexp.MustCompile(`key ("(?:[^"\\]|\\.)*"|[^ ]+) already (?:defined|set in map)`)
+
+// dupProbe finds where a repeated key is: decoded by the YAML library in
+// place of the tree, a mapping into a map of probes and a sequence into a
+// slice of them, each probe is handed its own node, so the library's report
+// of a repeated key comes back to the probe of the mapping that holds it,
+// and each parent prefixes its key. (yaml.v3 reports the repeat before it
+// decodes that mapping at all, so the tree itself cannot say where it was.)
+type dupProbe struct {
+	path string // the repeated key's path below this node; "" when none
+}
+
+func (p *dupProbe) UnmarshalYAML(unmarshal func(any) error) error {
+	var m map[string]dupProbe
+	err := unmarshal(&m)
+	if err == nil {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if sub := m[k].path; sub != "" {
+				p.path = k + "." + sub
+				if sub[0] == '[' {
+					p.path = k + sub
+				}
+				return nil
+			}
+		}
+		return nil
+	}
+	if key, ok := repeatedKeyOf(err); ok {
+		p.path = key
+		return nil
+	}
+	var l []dupProbe
+	if unmarshal(&l) == nil {
+		for i, e := range l {
+			if e.path != "" {
+				p.path = "[" + strconv.Itoa(i) + "]." + e.path
+				return nil
+			}
+		}
+	}
+	return nil // a scalar, or a mapping with keys that are no strings
+}
+
+// repeatedKeyOf reports the key a YAML library's error says is repeated.
+func repeatedKeyOf(err error) (string, bool) {
+	m := repeatedYAMLKey.FindStringSubmatch(err.Error())
+	if m == nil {
+		return "", false
+	}
+	if key, qerr := strconv.Unquote(m[1]); qerr == nil {
+		return key, true
+	}
+	return m[1], true // not a quoted string: an int key, say
 }
 
 // appendTree writes the generic YAML tree v, found at path, as JSON, with
