@@ -2,6 +2,7 @@ package spica
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sync"
 )
@@ -44,6 +45,10 @@ func NewParetoArchive(objectives []OptimizationTarget) (*ParetoArchive, error) {
 // archive's objectives is an error wrapping [ErrInvalidCandidate] (Path
 // "candidate.objectives.<name>") and changes nothing.
 //
+// The archive keeps its own copy of c's maps (Config one level deep), so
+// the caller may edit or reuse them after Add; [ParetoArchive.Front]
+// returns copies too.
+//
 // A rejected candidate never belongs to the front later: whatever evicts the
 // member that dominated it dominates it too. So [ParetoArchive.Front] always
 // equals [ParetoFront] of every candidate added so far. A call costs
@@ -62,6 +67,8 @@ func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
 		}
 		keys[i], x = objectiveKey(v, a.maximize[i]), v
 	}
+
+	c = c.clone() // the caller may edit its maps after Add returns
 
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -131,9 +138,19 @@ func (a *ParetoArchive) Front() []Candidate {
 	})
 	front := make([]Candidate, len(entries))
 	for i, e := range entries {
-		front[i] = e.c
+		front[i] = e.c.clone()
 	}
 	return front
+}
+
+// clone returns c with copies of its three maps (nil stays nil), so that
+// editing one side's maps leaves the other's alone. Config is copied one
+// level deep: a nested map or slice in it is shared.
+func (c Candidate) clone() Candidate {
+	c.Config = maps.Clone(c.Config)
+	c.Metrics = maps.Clone(c.Metrics)
+	c.Objectives = maps.Clone(c.Objectives)
+	return c
 }
 
 // Len returns the number of candidates on the current front.

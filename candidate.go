@@ -40,10 +40,14 @@ func convertFloats[T, U ~float64](m map[string]T) map[string]U {
 }
 
 // MarshalJSON implements [json.Marshaler] with the encoding described on
-// [Candidate]. A Config value that encoding/json cannot encode (a NaN, a
-// channel) is an error wrapping [ErrInvalidCandidate] whose Path names the
-// config key ("config.batch").
+// [Candidate]. It writes nothing [Candidate.UnmarshalJSON] would reject: a
+// negative UsedGPUs is an error wrapping [ErrInvalidCandidate] with Path
+// "used_gpus", and a Config value that encoding/json cannot encode (a NaN,
+// a channel) one whose Path names the config key ("config.batch").
 func (c Candidate) MarshalJSON() ([]byte, error) {
+	if c.UsedGPUs < 0 {
+		return nil, errorf(ErrInvalidCandidate, "used_gpus", "is %d, want a non-negative integer", c.UsedGPUs)
+	}
 	data, err := json.Marshal(candidateJSON{
 		Config:     c.Config,
 		UsedGPUs:   c.UsedGPUs,

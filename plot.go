@@ -50,10 +50,15 @@ var axisUnits = [...]string{
 // of the candidates drawn.
 //
 // The output is well-formed XML whose bytes depend only on the arguments.
-// Errors are those of [ObjectiveMatrix] for the list {x, y} (x == y is one)
-// and w's. It costs one [NonDominated] call and O(n) writes; cands is not
+// An unknown target for x or y is an error wrapping [ErrUnknownTarget], pareto
+// or x == y one wrapping [ErrInvalidParetoObjectives], each with Path "x" or
+// "y"; a candidate without a value is an error as in [ObjectiveMatrix]; and
+// w's errors are returned as they are. It costs one [NonDominated] call and O(n) writes; cands is not
 // modified.
 func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotOptions) error {
+	if err := checkAxisTargets(x, y); err != nil {
+		return err
+	}
 	targets := []OptimizationTarget{x, y}
 	values, maximize, err := ObjectiveMatrix(cands, targets)
 	if err != nil {
@@ -131,6 +136,28 @@ func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotO
 		p.note(fmt.Sprintf("%d of %d candidates not drawn: a NaN or infinite value", left, len(cands)))
 	}
 	return p.end(w)
+}
+
+// checkAxisTargets checks FrontSVG's x and y as checkObjectives checks a
+// list, naming the parameters x and y: each a known target
+// ([ErrUnknownTarget]) other than pareto, and two different ones
+// ([ErrInvalidParetoObjectives]).
+func checkAxisTargets(x, y OptimizationTarget) error {
+	for _, a := range [...]struct {
+		name string
+		t    OptimizationTarget
+	}{{"x", x}, {"y", y}} {
+		if !a.t.IsValid() {
+			return unknownTargetValue(a.name, a.t)
+		}
+		if a.t == TargetPareto {
+			return errorf(ErrInvalidParetoObjectives, a.name, "is pareto, which has no single value to plot")
+		}
+	}
+	if x == y {
+		return errorf(ErrInvalidParetoObjectives, "y", "is %s, the target of x too; a front needs two targets", y)
+	}
+	return nil
 }
 
 // HistorySVG writes a standalone SVG picture of a hypervolume history (see
