@@ -353,6 +353,9 @@ func TestNiceTicks(t *testing.T) {
 		// 99.99999999999999, a frame from 899.9999999999999 to just short
 		// of 1100; 5 ticks: step 200/4 = 50.
 		{"1000 from AvgGPU", []float64{999.9999999999999, 999.9999999999998, 1000}, 5, 900, 1100, []string{"900", "950", "1000", "1050"}, ""},
+		// The two extremes of that trio alone, 2 ulps apart (an ulp at
+		// 1000 is 2^-43 ≈ 1.1e-13): the same frame and ticks.
+		{"999.9999999999998 and 1000", []float64{999.9999999999998, 1000}, 5, 900, 1100, []string{"900", "950", "1000", "1050"}, ""},
 		// 1e-8 apart relative is more than a billionth: drawn apart.
 		// 1000..1000.00001 padded by 5e-7; step 1.1e-5/2 → 5e-6.
 		{"a hundred-millionth apart", []float64{1000, 1000.00001}, 3, 999.9999995, 1000.0000105, []string{"1000.000000", "1000.000005", "1000.000010"}, ""},
@@ -368,6 +371,14 @@ func TestNiceTicks(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.ticks, texts); diff != "" || scale != tt.scale {
 				t.Errorf("ticks %q %q, want %q %q", texts, scale, tt.ticks, tt.scale)
+			}
+			// However near the values, no two tick labels read the same.
+			seen := map[string]bool{}
+			for _, text := range texts {
+				if seen[text] {
+					t.Errorf("two ticks read %q: %q", text, texts)
+				}
+				seen[text] = true
 			}
 		})
 	}
