@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -86,23 +88,33 @@ func Candidates(items []Item) ([]spica.Candidate, error) {
 	return out, nil
 }
 
-// decode reads an item's candidate. A line that Python's json module wrote
-// may hold the bare tokens NaN, Infinity and -Infinity, which encoding/json
-// refuses as a syntax error: such a line is read again through
-// [spica.NormalizeJSON], which only a failing line pays for. The item keeps
-// the bytes it came with.
+// decode reads an item's candidate with [spica.Candidate.UnmarshalJSON]
+// itself, exactly as the library reads a line: the bare tokens NaN,
+// Infinity and -Infinity that Python's json module writes are read where a
+// float is expected, and rejected inside config, which is standard JSON
+// (turning them into strings there, as NormalizeJSON would, changes the
+// config). The item keeps the bytes it came with.
 func decode(it *Item, c *spica.Candidate) error {
-	err := json.Unmarshal(it.JSON, c)
-	if _, syntax := err.(*json.SyntaxError); syntax {
-		if norm, nerr := spica.NormalizeJSON(it.JSON); nerr == nil {
-			*c = spica.Candidate{}
-			err = json.Unmarshal(norm, c)
-		}
-	}
-	if err != nil {
+	*c = spica.Candidate{}
+	if err := c.UnmarshalJSON(it.JSON); err != nil {
 		return fmt.Errorf("spicabeam: %s: %w", it.where(), err)
 	}
 	return nil
+}
+
+// atItem names err, which the library gave about the only candidate of a
+// list, by the item's place: the library's "candidate 0" would be every
+// line's name. The *spica.Error inside keeps its sentinel, its Path
+// relative to the candidate ("objectives.throughput_per_gpu").
+func atItem(it *Item, err error) error {
+	var e *spica.Error
+	if errors.As(err, &e) {
+		own := *e
+		own.Path = strings.TrimPrefix(own.Path, "candidate 0.")
+		own.Msg = strings.TrimPrefix(own.Msg, "candidate 0 ")
+		err = &own
+	}
+	return fmt.Errorf("spicabeam: %s: %w", it.where(), err)
 }
 
 // ParetoFront returns a PCollection of exactly one element, of type []Item:
@@ -206,7 +218,7 @@ func (fn *frontFn) AddInput(a *frontAcc, it Item) (*frontAcc, error) {
 	// through its exported face: a candidate ParetoFront would reject fails
 	// here, where its place is known.
 	if _, _, err := spica.ObjectiveMatrix([]spica.Candidate{e.cand}, fn.Objectives); err != nil {
-		return nil, fmt.Errorf("spicabeam: %s: %w", it.where(), err)
+		return nil, atItem(&it, err)
 	}
 	a.entries = append(a.entries, e)
 	if pending := len(a.entries) - a.settled; pending >= max(a.settled, minBatch) {

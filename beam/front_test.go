@@ -343,3 +343,45 @@ func TestCandidatesReadPythonTokens(t *testing.T) {
 		t.Errorf("malformed line: err = %v, want one naming bad.jsonl:3", err)
 	}
 }
+
+// TestAddInputNamesTheLineNotCandidate0 is issue 26's defect 7, Beam item:
+// a candidate without a value was reported as "candidate 0" whatever its
+// line, since the check asks the library about a list of one. The error
+// names the item's place, and the spica error inside it the field.
+func TestAddInputNamesTheLineNotCandidate0(t *testing.T) {
+	fn := &frontFn{Objectives: poolObjectives[2]}
+	for _, index := range []int64{2, 5} {
+		it := Item{Source: "pool.jsonl", Index: index, JSON: []byte(`{"objectives":{"e2e_latency":3}}`)}
+		_, err := fn.AddInput(fn.CreateAccumulator(), it)
+		var e *spica.Error
+		if !errors.As(err, &e) || !errors.Is(err, spica.ErrInvalidCandidate) || e.Path != "objectives.throughput_per_gpu" {
+			t.Fatalf("line %d: %v (%#v); want ErrInvalidCandidate at objectives.throughput_per_gpu", index, err, e)
+		}
+		if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("pool.jsonl:%d", index)) || strings.Contains(msg, "candidate 0") {
+			t.Errorf("line %d: %q, want it to name pool.jsonl:%d and not candidate 0", index, msg, index)
+		}
+	}
+}
+
+// TestCandidatesRejectBareNaNInConfig is defect 7's other Beam item: a
+// line with a bare NaN in its config was read through NormalizeJSON, which
+// turned it into the string "NaN", where the library rejects the line (a
+// config is standard JSON, read as encoding/json reads it). Beam agrees
+// with spica.Candidate.UnmarshalJSON on such lines, and still reads bare
+// tokens where floats are expected.
+func TestCandidatesRejectBareNaNInConfig(t *testing.T) {
+	for _, line := range []string{
+		`{"config": {"tp": NaN}, "used_gpus": 1, "score": 1}`,
+		`{"config": {"tp": [1, -Infinity]}, "used_gpus": 1, "score": 1}`,
+	} {
+		var c spica.Candidate
+		libErr := c.UnmarshalJSON([]byte(line))
+		if !errors.Is(libErr, spica.ErrInvalidCandidate) {
+			t.Fatalf("the library accepts %s: %+v, %v", line, c, libErr)
+		}
+		got, err := Candidates([]Item{{Source: "py.jsonl", Index: 4, JSON: []byte(line)}})
+		if !errors.Is(err, spica.ErrInvalidCandidate) || !strings.Contains(err.Error(), "py.jsonl:4") {
+			t.Errorf("%s: %+v, %v; want an error at py.jsonl:4 wrapping ErrInvalidCandidate, as the library's %v", line, got, err, libErr)
+		}
+	}
+}
