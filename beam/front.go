@@ -62,7 +62,7 @@ func (it *Item) where() string {
 // ItemsOf encodes a pool held in memory as items, cands[i] at Source "" and
 // Index i, so [ParetoFront] orders ties as [spica.ParetoFront] does on
 // cands. It fails only when a candidate cannot be encoded (a NaN or a
-// channel in its Config). O(total size of the JSON).
+// channel in its Config, a negative UsedGPUs, which no line may hold). O(total size of the JSON).
 func ItemsOf(cands []spica.Candidate) ([]Item, error) {
 	items := make([]Item, len(cands))
 	for i := range cands {
