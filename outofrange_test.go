@@ -48,6 +48,12 @@ func TestOutOfRangeNumberSameFaultEverywhere(t *testing.T) {
 		{"OptimizationGoal.UnmarshalJSON sla.e2e_ms", goalJSON, `{"target": "goodput", "sla": {"e2e_ms": 1e400}}`, ErrInvalidSLA, "sla.e2e_ms", 40},
 		{"goal inside a record", goalInRecord, `{"target": "goodput", "sla": {"e2e_ms": -1e400}}`, ErrInvalidSLA, "sla.e2e_ms", 40},
 		{"ParseGoal sla.ttft_ms", parseGoal, `{"sla": {"ttft_ms": 1e400}}`, ErrInvalidSLA, "sla.ttft_ms", 20},
+		// The goal's other fields: 1e400 where a name or an object belongs
+		// is that field's wrong kind. `{"target": ` is 11 bytes,
+		// `{"target": "pareto", "pareto_objectives": [` 43, `{"sla": ` 8.
+		{"ParseGoal target", parseGoal, `{"target": 1e400}`, ErrUnknownTarget, "target", 11},
+		{"ParseGoal pareto_objectives[0]", parseGoal, `{"target": "pareto", "pareto_objectives": [1e400]}`, ErrUnknownTarget, "pareto_objectives[0]", 43},
+		{"ParseGoal sla", parseGoal, `{"sla": 1e400}`, ErrInvalidSLA, "sla", 8},
 		// `{"e2e_ms": ` is 11 bytes.
 		{"SLATarget.UnmarshalJSON e2e_ms", slaJSON, `{"e2e_ms": 1e400}`, ErrInvalidSLA, "e2e_ms", 11},
 		// `{"metrics": {"gpu_hours": ` is 26 bytes.
@@ -73,6 +79,10 @@ func TestOutOfRangeNumberSameFaultEverywhere(t *testing.T) {
 		// The YAML path: a YAML library hands a float it could not read as a
 		// string (yaml.v3 does so for 1e400; interop pins it), and a bound
 		// that is a string is an invalid bound at its path.
+		{"SLATarget.UnmarshalYAML e2e_ms", func([]byte) error {
+			var sla SLATarget
+			return sla.UnmarshalYAML(func(v any) error { *v.(*any) = map[string]any{"e2e_ms": "1e400"}; return nil })
+		}, "", ErrInvalidSLA, "e2e_ms", -1},
 		{"UnmarshalYAML sla.e2e_ms", goalYAML(map[string]any{"target": "goodput", "sla": map[string]any{"e2e_ms": "1e400"}}), "", ErrInvalidSLA, "sla.e2e_ms", -1},
 	}
 	for _, tt := range tests {
