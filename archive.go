@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // ParetoArchive keeps the running Pareto front of candidates added one at a
@@ -65,7 +67,7 @@ func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
 		if !ok {
 			return false, errNoValue(-1, t)
 		}
-		keys[i], x = objectiveKey(v, a.maximize[i]), v
+		keys[i], x = nd.ObjectiveKey(v, a.maximize[i]), v
 	}
 
 	c = c.clone() // the caller may edit its maps after Add returns
@@ -84,11 +86,11 @@ func (a *ParetoArchive) Add(c Candidate) (admitted bool, err error) {
 // with each: O(d·m).
 func (a *ParetoArchive) addAny(e archiveEntry) bool {
 	for _, m := range a.members {
-		if keysDominate(m.keys, e.keys) {
+		if nd.KeysDominate(m.keys, e.keys) {
 			return false
 		}
 	}
-	a.members = slices.DeleteFunc(a.members, func(m archiveEntry) bool { return keysDominate(e.keys, m.keys) })
+	a.members = slices.DeleteFunc(a.members, func(m archiveEntry) bool { return nd.KeysDominate(e.keys, m.keys) })
 	a.members = append(a.members, e)
 	return true
 }

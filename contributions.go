@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // HypervolumeContributions returns, for each row, the volume [Hypervolume]
@@ -177,20 +179,20 @@ func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []
 func contributions2(pts []float64, origin [2]float64) []float64 {
 	m := len(pts) / 2
 	out := make([]float64, m)
-	a := make([]ndRec, m)
+	a := make([]nd.Rec, m)
 	for i := range a {
-		a[i] = ndRec{fastKey(pts[2*i], math.MaxUint64), uint64(i)} // x descending
+		a[i] = nd.Rec{Key: nd.FastKey(pts[2*i], math.MaxUint64), Aux: uint64(i)} // x descending
 	}
-	a = sortStable(a, nil)
+	a = nd.SortStable(a, nil)
 	var front, back []int // rows, by decreasing x
 	top1, top2 := origin[1], origin[1]
 	for lo := 0; lo < m; {
-		hi := keyRunEnd(a, lo)
+		hi := nd.KeyRunEnd(a, lo)
 		// Among rows sharing x only the highest can reach a staircase; its
 		// equals and the rest fall to the back staircase.
 		best, second := -1, -1
 		for _, e := range a[lo:hi] {
-			i := int(e.aux)
+			i := int(e.Aux)
 			if best < 0 || pts[2*i+1] > pts[2*best+1] {
 				best, second = i, best
 			} else if second < 0 || pts[2*i+1] > pts[2*second+1] {
@@ -373,7 +375,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 	}
 	var removed, dropped []int
 	for i := m - 1; i >= 0; i-- {
-		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
+		z, r := nd.KeyValue(byZ[i].Key), int(byZ[i].Aux)
 		// r's neighbours on the front; front.cover(r) inlined so that the
 		// lookups serve the insertion below too.
 		p, n := front.set.prev(r), front.set.next(r)

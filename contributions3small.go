@@ -3,6 +3,8 @@ package spica
 import (
 	"math/bits"
 	"sync"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // contributions3SmallMax is the number of rows up to which three columns go
@@ -48,13 +50,13 @@ func contrib3Search(front []contrib3Step, v float64) int {
 	j := 0
 	if len(front) <= 16 {
 		for _, f := range front {
-			j += oneIf(f.x < v)
+			j += nd.OneIf(f.x < v)
 		}
 		return j
 	}
 	for n := len(front); n > 1; {
 		half := n >> 1
-		j += half & -oneIf(front[j+half-1].x < v)
+		j += half & -nd.OneIf(front[j+half-1].x < v)
 		n -= half
 	}
 	if len(front) > 0 && front[j].x < v {
@@ -204,7 +206,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 			// The rest of the row is set as the sweep reaches it.
 			t := &ts[i]
 			t.x, t.y, t.z = x, y, z
-			keys = append(keys, fastKey(z, ^uint64(0))&^contrib3SmallIndex|uint64(i))
+			keys = append(keys, nd.FastKey(z, ^uint64(0))&^contrib3SmallIndex|uint64(i))
 		}
 	}
 	sortKeysByValue(keys, sc.keys[n:], func(i int) float64 { return ts[i].z })

@@ -60,3 +60,19 @@ func TestMatrixErrorsAreStructured(t *testing.T) {
 		})
 	}
 }
+
+func TestNonDominatedErrors(t *testing.T) {
+	for _, tc := range []struct {
+		values   []float64
+		dims     int
+		maximize []bool
+	}{
+		{[]float64{1, 2, 3}, 2, []bool{false, false}},
+		{[]float64{1, 2}, 0, nil},
+		{[]float64{1, 2}, 2, []bool{false}},
+	} {
+		if _, err := NonDominated(tc.values, tc.dims, tc.maximize); err == nil {
+			t.Errorf("NonDominated(%v, %d, %v) = nil error, want ErrInvalidMatrix", tc.values, tc.dims, tc.maximize)
+		}
+	}
+}

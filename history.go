@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // HypervolumeHistory returns, for each i, the [Hypervolume] of rows 0..i of
@@ -240,18 +242,18 @@ func history2(values []float64, n int, maximize []bool, ref []float64) []float64
 			kx, ky, kneeArea = x, y, a
 		}
 	}
-	a := make([]ndRec, len(live))
+	a := make([]nd.Rec, len(live))
 	for k, s := range live {
-		a[k] = ndRec{math.Float64bits(s.x), uint64(k)}
+		a[k] = nd.Rec{Key: math.Float64bits(s.x), Aux: uint64(k)}
 	}
-	a = sortStable(a, nil)
+	a = nd.SortStable(a, nil)
 	// By rank, ties in x in order of arrival, so an earlier equal x is
 	// the rank just below.
 	rank := make([]int, len(live))
 	pt := make([]step, len(live))
 	for r, e := range a {
-		rank[e.aux] = r
-		pt[r] = live[e.aux]
+		rank[e.Aux] = r
+		pt[r] = live[e.Aux]
 	}
 	set := newRankSet(len(live))
 	for k, s := range live {
@@ -540,53 +542,19 @@ func (t *kdTree) split(recs []kdRec, axis int) (low int, boxes [2]kdBox) {
 		sample = append(sample, recs[i].p[axis])
 	}
 	t.sample = sample
-	selectNth(sample, len(sample)/2, func(v uint64) uint64 { return v })
+	nd.SelectNth(sample, len(sample)/2, func(v uint64) uint64 { return v })
 	cut := sample[len(sample)/2]
 	for i := range recs {
 		x := recs[i]
 		recs[i] = recs[low]
 		recs[low] = x
-		low += oneIf(x.p[axis] < cut)
+		low += nd.OneIf(x.p[axis] < cut)
 	}
 	if min(low, len(recs)-low)*16 < len(recs) {
 		low = len(recs) / 2
-		selectNth(recs, low, func(r kdRec) uint64 { return r.p[axis] })
+		nd.SelectNth(recs, low, func(r kdRec) uint64 { return r.p[axis] })
 	}
 	return low, [2]kdBox{boxOf(recs[:low]), boxOf(recs[low:])}
-}
-
-// selectNth reorders a so that a[k] holds the element of rank k by key,
-// smaller or equal keys before it and greater or equal after (Hoare's
-// quickselect with a median-of-three pivot, expected O(len(a))).
-func selectNth[E any, K cmp.Ordered](a []E, k int, key func(E) K) {
-	lo, hi := 0, len(a)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		x, y, z := key(a[lo]), key(a[mid]), key(a[hi])
-		pivot := max(min(x, y), min(max(x, y), z))
-		i, j := lo, hi
-		for i <= j {
-			for key(a[i]) < pivot {
-				i++
-			}
-			for key(a[j]) > pivot {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
 }
 
 func (t *kdTree) activate(r int) {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // within12 reports whether a and b agree within 1e-12 relative, infinities
@@ -328,11 +330,11 @@ func TestHistoryTreeKeepsTheFront(t *testing.T) {
 				t.Fatalf("row %d %v: active %v, on the front %v", j, row(j), got, want)
 			}
 		}
-		for id, nd := range tree.nodes {
+		for id, node := range tree.nodes {
 			active := 0
 			var hi [3]uint64
-			for k := nd.start; k < nd.end; k++ {
-				active += int(oneIf(tree.on[k]))
+			for k := node.start; k < node.end; k++ {
+				active += int(nd.OneIf(tree.on[k]))
 				for c := range hi {
 					hi[c] = max(hi[c], tree.at[k][c])
 				}
@@ -340,27 +342,27 @@ func TestHistoryTreeKeepsTheFront(t *testing.T) {
 					t.Fatalf("place %d holds %v, row %d is %v", k, tree.at[k], tree.order[k], row(tree.order[k]))
 				}
 			}
-			if int(nd.count) != active {
-				t.Fatalf("node %d counts %d active rows, holds %d", id, nd.count, active)
+			if int(node.count) != active {
+				t.Fatalf("node %d counts %d active rows, holds %d", id, node.count, active)
 			}
-			if nd.hi != hi {
-				t.Fatalf("node %d bounds its rows by %v, their largest values are %v", id, nd.hi, hi)
+			if node.hi != hi {
+				t.Fatalf("node %d bounds its rows by %v, their largest values are %v", id, node.hi, hi)
 			}
-			if nd.left < 0 {
-				if nd.end-nd.start > kdLeafSize {
-					t.Fatalf("leaf %d holds %d rows", id, nd.end-nd.start)
+			if node.left < 0 {
+				if node.end-node.start > kdLeafSize {
+					t.Fatalf("leaf %d holds %d rows", id, node.end-node.start)
 				}
-				for k := nd.start; k < nd.end; k++ {
+				for k := node.start; k < node.end; k++ {
 					if r := tree.order[k]; tree.leaf[r] != id || tree.pos[r] != int(k) {
 						t.Fatalf("row %d at place %d of leaf %d: leaf %d, place %d", r, k, id, tree.leaf[r], tree.pos[r])
 					}
 				}
 				continue
 			}
-			l, r := tree.nodes[nd.left], tree.nodes[nd.right]
-			if l.start != nd.start || l.end != r.start || r.end != nd.end || l.end == l.start || r.end == r.start ||
+			l, r := tree.nodes[node.left], tree.nodes[node.right]
+			if l.start != node.start || l.end != r.start || r.end != node.end || l.end == l.start || r.end == r.start ||
 				int(l.parent) != id || int(r.parent) != id {
-				t.Fatalf("node %d [%d,%d) splits into [%d,%d) and [%d,%d)", id, nd.start, nd.end, l.start, l.end, r.start, r.end)
+				t.Fatalf("node %d [%d,%d) splits into [%d,%d) and [%d,%d)", id, node.start, node.end, l.start, l.end, r.start, r.end)
 			}
 		}
 	})

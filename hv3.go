@@ -1,5 +1,7 @@
 package spica
 
+import "github.com/spica-search/spica/internal/nd"
+
 // staircase is the set of mutually weakly non-dominated points of a plane
 // (no member is ≥ another in both coordinates), held by their ranks in x
 // order; x and y are indexed by rank and shared between staircases. Ranks
@@ -59,21 +61,21 @@ func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []i
 // sweepOrder ranks the rows of a three-column extent matrix by x and returns
 // the staircase coordinates and row of each rank, plus records (key z, aux
 // rank) sorted by z.
-func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
+func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []nd.Rec) {
 	m := len(pts) / 3
-	a := make([]ndRec, m)
-	buf := make([]ndRec, m)
+	a := make([]nd.Rec, m)
+	buf := make([]nd.Rec, m)
 	for i := range m {
-		a[i] = ndRec{fastKey(pts[3*i], 0), uint64(i)}
+		a[i] = nd.Rec{Key: nd.FastKey(pts[3*i], 0), Aux: uint64(i)}
 	}
 	byX := sortRanks(a, buf) // sorted in a, so buf is free again
 	x, y, row = make([]float64, m), make([]float64, m), make([]int, m)
-	z := make([]ndRec, m)
+	z := make([]nd.Rec, m)
 	for r, e := range byX {
-		i := int(e.aux)
+		i := int(e.Aux)
 		row[r] = i
 		x[r], y[r] = pts[3*i], pts[3*i+1]
-		z[r] = ndRec{fastKey(pts[3*i+2], 0), uint64(r)} // keyValue decodes it
+		z[r] = nd.Rec{Key: nd.FastKey(pts[3*i+2], 0), Aux: uint64(r)} // keyValue decodes it
 	}
 	return x, y, row, sortRanks(z, buf)
 }
@@ -81,9 +83,9 @@ func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []ndRec) {
 // sortRanks is sortStable by radix sort at every size: with a few dozen
 // records, as the sweeps of small fronts have, a comparison sort through a
 // function value costs twice the buckets (76 records: 6.2 against 2.4 µs).
-func sortRanks(recs, buf []ndRec) []ndRec {
-	radixSort(recs, buf, false)
-	sortTiesByAux(recs)
+func sortRanks(recs, buf []nd.Rec) []nd.Rec {
+	nd.RadixSort(recs, buf, false)
+	nd.SortTiesByAux(recs)
 	return recs
 }
 
@@ -103,9 +105,9 @@ func hv3(pts []float64) float64 {
 	t := staircase{set: newRankSet(len(x)), x: x, y: y}
 	var removed []int
 	vol, area := 0.0, 0.0
-	zPrev := keyValue(byZ[len(byZ)-1].key)
+	zPrev := nd.KeyValue(byZ[len(byZ)-1].Key)
 	for i := len(byZ) - 1; i >= 0; i-- {
-		z, r := keyValue(byZ[i].key), int(byZ[i].aux)
+		z, r := nd.KeyValue(byZ[i].Key), int(byZ[i].Aux)
 		vol += area * (zPrev - z)
 		zPrev = z
 		if !t.covers(r) {

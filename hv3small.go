@@ -1,6 +1,10 @@
 package spica
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/spica-search/spica/internal/nd"
+)
 
 // hv3SmallMax is the number of rows up to which hvFinite measures three
 // columns with hv3Small rather than hv3. A variable so that tests can force
@@ -36,7 +40,7 @@ func hv3Small(pts []float64) float64 {
 	}
 	sc := hv3SmallPool.Get().(*hv3SmallScratch)
 	defer hv3SmallPool.Put(sc)
-	rows := grow(&sc.rows, m)
+	rows := nd.Grow(&sc.rows, m)
 	// Highest first, ties by y and x (see extentOrder).
 	for k, i := range sc.sort(pts, 3, 2, 1, 0) {
 		rows[k] = hv3Row{pts[3*i], pts[3*i+1], pts[3*i+2]}

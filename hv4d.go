@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // hv4d is the hypervolume of finite, positive four-column extents by the
@@ -39,7 +41,7 @@ func hv4d(pts []float64) float64 {
 	}
 	s.reset(m)
 	for i := range m {
-		s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+		s.nodes[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 	}
 	vol := 0.0
 	for _, i := range s.sort(pts, 4, 3, 2, 1, 0) {
@@ -84,21 +86,21 @@ type extentSort struct {
 
 func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 	m := len(pts) / dims
-	order := grow(&b.order, m)
+	order := nd.Grow(&b.order, m)
 	if m <= extentKeysMax {
 		b.extentKeys(order, pts, dims, cols)
 		return order
 	}
-	recs := make([]ndRec, 2*m)
+	recs := make([]nd.Rec, 2*m)
 	for i := range m {
 		// For positive floats the bit pattern orders like the value; its
 		// complement orders the other way.
-		recs[i] = ndRec{^math.Float64bits(pts[dims*i+cols[0]]), uint64(i)}
+		recs[i] = nd.Rec{Key: ^math.Float64bits(pts[dims*i+cols[0]]), Aux: uint64(i)}
 	}
 	sorted := recs[:m]
-	radixSort(sorted, recs[m:], false)
+	nd.RadixSort(sorted, recs[m:], false)
 	for i, r := range sorted {
-		order[i] = int(r.aux)
+		order[i] = int(r.Aux)
 	}
 	sortExtentTies(order, pts, dims, cols)
 	return order
@@ -114,7 +116,7 @@ const extentKeysMax = 512
 // extent's bits (which order positive floats) over the row.
 func (b *extentSort) extentKeys(order []int, pts []float64, dims int, cols []int) {
 	m := len(order)
-	keys := grow(&b.keys, 2*m)
+	keys := nd.Grow(&b.keys, 2*m)
 	for i := range m {
 		keys[i] = ^math.Float64bits(pts[dims*i+cols[0]])&^contrib3SmallIndex | uint64(i)
 	}
@@ -153,7 +155,7 @@ func sortExtentTies(order []int, pts []float64, dims int, cols []int) {
 }
 
 // hv4Node is a row of the sweep: its first three extents and its staircase
-// links, as indices into hv4Sweep.nd.
+// links, as indices into hv4Sweep.nodes.
 type hv4Node struct {
 	x, y, z     float64
 	left, right int32 // staircase neighbours among the rows before it in L
@@ -173,7 +175,7 @@ const (
 // into the array moves O(|L|) words, within the O(|L|) a row costs anyway.
 // Node i+2 is row i of the caller.
 type hv4Sweep struct {
-	nd         []hv4Node
+	nodes      []hv4Node
 	l          []hv4Entry // L
 	pos        int        // where the node last located goes in L
 	extentSort            // the order of the rows
@@ -190,13 +192,13 @@ type hv4Entry struct {
 // reset empties the sweep and makes room for the nodes of m rows, reusing
 // the buffers of an earlier sweep; the caller sets the nodes' coordinates.
 func (s *hv4Sweep) reset(m int) {
-	if cap(s.nd) < m+2 {
-		s.nd = make([]hv4Node, m+2)
+	if cap(s.nodes) < m+2 {
+		s.nodes = make([]hv4Node, m+2)
 		s.l = make([]hv4Entry, 0, m+1)
 	}
-	s.nd = s.nd[:m+2]
-	s.nd[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
-	s.nd[hvRight] = hv4Node{x: math.Inf(1), y: 0}
+	s.nodes = s.nodes[:m+2]
+	s.nodes[hvLeft] = hv4Node{x: 0, y: math.Inf(1)}
+	s.nodes[hvRight] = hv4Node{x: math.Inf(1), y: 0}
 	s.l = s.l[:0]
 }
 
@@ -216,7 +218,7 @@ func (s *hv4Sweep) above(x, y, z uint64) int {
 	j := 0
 	for n := len(l); n > 1; {
 		half := n >> 1
-		j += half & -oneIf(l[j+half-1].z > z)
+		j += half & -nd.OneIf(l[j+half-1].z > z)
 		n -= half
 	}
 	for j < len(l) && l[j].before(x, y, z) {
@@ -248,41 +250,41 @@ func (s *hv4Sweep) above(x, y, z uint64) int {
 // 29.7 µs against 32.0 by bisection, 250 rows of a sphere 32.1 against 34.0;
 // from 1000 rows of a sphere (L about 170) on, the bisection is 3-5% faster.
 func (s *hv4Sweep) locate(p int32) bool {
-	nd := s.nd
-	P := &nd[p]
+	nodes := s.nodes
+	P := &nodes[p]
 	px, py := P.x, P.y
 	pzb := math.Float64bits(P.z)
-	nd[hvLeft].cr, nd[hvRight].cl = hvRight, hvLeft
+	nodes[hvLeft].cr, nodes[hvRight].cl = hvRight, hvLeft
 	l := s.l
 	pxb, pyb := math.Float64bits(px), math.Float64bits(py)
 	end := 0
 	if len(l) > locateScanMax {
 		end = s.above(pxb, pyb, pzb)
 		for _, e := range l[:end] {
-			relink(nd, e.id)
+			relink(nodes, e.id)
 		}
 	} else {
 		for ; end < len(l) && l[end].z > pzb; end++ {
-			relink(nd, l[end].id)
+			relink(nodes, l[end].id)
 		}
 		// Rows at p's height, rare on continuous data, come before p by
 		// (y, x).
 		for ; end < len(l) && l[end].before(pxb, pyb, pzb); end++ {
-			relink(nd, l[end].id)
+			relink(nodes, l[end].id)
 		}
 	}
-	cl, t := int32(hvLeft), nd[hvLeft].cr
-	for nd[t].x < px {
-		if nd[t].y > py {
+	cl, t := int32(hvLeft), nodes[hvLeft].cr
+	for nodes[t].x < px {
+		if nodes[t].y > py {
 			cl = t
 		}
-		t = nd[t].cr
+		t = nodes[t].cr
 	}
-	if nd[t].y >= py {
+	if nodes[t].y >= py {
 		return true
 	}
-	for nd[t].x <= px { // a step at p's x, lower than p
-		t = nd[t].cr
+	for nodes[t].x <= px { // a step at p's x, lower than p
+		t = nodes[t].cr
 	}
 	P.left, P.right, s.pos = cl, t, end
 	return false
@@ -294,11 +296,11 @@ func (s *hv4Sweep) locate(p int32) bool {
 var locateScanMax = 128
 
 // relink puts node q back on the staircase between its two neighbours.
-func relink(nd []hv4Node, q int32) {
-	Q := &nd[q]
+func relink(nodes []hv4Node, q int32) {
+	Q := &nodes[q]
 	Q.cl, Q.cr = Q.left, Q.right
-	nd[Q.left].cr = q
-	nd[Q.right].cl = q
+	nodes[Q.left].cr = q
+	nodes[Q.right].cl = q
 }
 
 // place is locate without the relinking, for a node that is inserted
@@ -309,8 +311,8 @@ func relink(nd []hv4Node, q int32) {
 // are selected without branching, as which rows qualify is a coin toss on
 // most data.
 func (s *hv4Sweep) place(p int32) bool {
-	nd := s.nd
-	P := &nd[p]
+	nodes := s.nodes
+	P := &nodes[p]
 	px, py, pz := math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z)
 	cl, cr := int32(hvLeft), int32(hvRight)
 	var clx, cry uint64
@@ -318,16 +320,16 @@ func (s *hv4Sweep) place(p int32) bool {
 	end := s.above(px, py, pz)
 	for _, e := range s.l[:end] {
 		x, y := e.x, e.y
-		covered |= oneIf(x >= px) & oneIf(y >= py)
+		covered |= nd.OneIf(x >= px) & nd.OneIf(y >= py)
 		// A tie in x with the current cl is a lower row that covers it.
-		up := oneIf(y > py) & oneIf(x >= clx)
+		up := nd.OneIf(y > py) & nd.OneIf(x >= clx)
 		if up != 0 {
 			cl = e.id
 		}
 		if up != 0 {
 			clx = x
 		}
-		right := oneIf(x > px) & oneIf(y >= cry)
+		right := nd.OneIf(x > px) & nd.OneIf(y >= cry)
 		if right != 0 {
 			cr = e.id
 		}
@@ -346,12 +348,12 @@ func (s *hv4Sweep) place(p int32) bool {
 // box of L covers; with keep, it also inserts p into L as insert does, in
 // the same pass over the rows below p.
 func (s *hv4Sweep) measure(p int32, keep bool) float64 {
-	nd, l := s.nd, s.l
-	P := &nd[p]
+	nodes, l := s.nodes, s.l
+	P := &nodes[p]
 	px, py := P.x, P.y
 	pxb := math.Float64bits(px)
 	cl, cr, pos := P.left, P.right, s.pos
-	clx, cry := math.Float64bits(nd[cl].x), math.Float64bits(nd[cr].y)
+	clx, cry := math.Float64bits(nodes[cl].x), math.Float64bits(nodes[cr].y)
 	// The area of p's rectangle left uncovered at its own height: the steps
 	// between its neighbours lie inside the rectangle.
 	area, _ := s.openArea(cl, px, py)
@@ -378,7 +380,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 		// is above such a row, right of p and lower than p (left and
 		// higher), so a row failing the test would lie under it in x and
 		// y, and L holds no row that one above it covers.
-		for gx := oneIf(e.x >= pxb); gx&oneIf(e.y >= cry)|(1-gx)&oneIf(e.x >= clx) == 0; gx = oneIf(e.x >= pxb) {
+		for gx := nd.OneIf(e.x >= pxb); gx&nd.OneIf(e.y >= cry)|(1-gx)&nd.OneIf(e.x >= clx) == 0; gx = nd.OneIf(e.x >= pxb) {
 			if keep {
 				l[w], hold = hold, e
 				w++
@@ -391,7 +393,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 		x, y, z, q := math.Float64frombits(e.x), math.Float64frombits(e.y), math.Float64frombits(e.z), e.id
 		vol += area * (zPrev - z)
 		zPrev = z
-		Q := &nd[q]
+		Q := &nodes[q]
 		switch {
 		case x >= px && y >= py:
 			// Below z nothing of the rectangle is uncovered. Unless the
@@ -408,15 +410,15 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			lost, _ := s.openArea(Q.left, x, y)
 			area -= lost
 			Q.cl, Q.cr = Q.left, Q.right
-			nd[Q.left].cr, nd[Q.right].cl = q, q
+			nodes[Q.left].cr, nodes[Q.right].cl = q, q
 			if keep {
 				continue
 			}
 		case x > px: // y < py, y ≥ cr's: a cut from below
-			lost, right, h := 0.0, px, nd[cr].y
-			t := nd[cr].cl
+			lost, right, h := 0.0, px, nodes[cr].y
+			t := nodes[cr].cl
 			for {
-				T := &nd[t]
+				T := &nodes[t]
 				lost += (right - T.x) * (y - h)
 				if T.y > y {
 					break
@@ -426,18 +428,18 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			}
 			area -= lost
 			Q.cl, Q.cr = t, cr
-			nd[t].cr, nd[cr].cl = q, q
+			nodes[t].cr, nodes[cr].cl = q, q
 			cr, cry = q, e.y
-			if L := &nd[Q.left]; keep && (px > L.x || px == L.x && py >= L.y) {
+			if L := &nodes[Q.left]; keep && (px > L.x || px == L.x && py >= L.y) {
 				Q.left = p
 			}
 		default: // x < px, y > py, x ≥ cl's: a cut from the left
 			lost, t := s.openArea(cl, x, py)
 			area -= lost
 			Q.cl, Q.cr = cl, t
-			nd[cl].cr, nd[t].cl = q, q
+			nodes[cl].cr, nodes[t].cl = q, q
 			cl, clx = q, e.x
-			if R := &nd[Q.right]; keep && (py > R.y || py == R.y && px >= R.x) {
+			if R := &nodes[Q.right]; keep && (py > R.y || py == R.y && px >= R.x) {
 				Q.right = p
 			}
 		}
@@ -457,22 +459,22 @@ bottom:
 // staircase (the cr links) from node from's x to x, and the first step
 // right of x.
 func (s *hv4Sweep) openArea(from int32, x, h float64) (float64, int32) {
-	nd := s.nd
-	area, left := 0.0, nd[from].x
-	t := nd[from].cr
-	for nd[t].x <= x {
-		area += (nd[t].x - left) * (h - nd[t].y)
-		left = nd[t].x
-		t = nd[t].cr
+	nodes := s.nodes
+	area, left := 0.0, nodes[from].x
+	t := nodes[from].cr
+	for nodes[t].x <= x {
+		area += (nodes[t].x - left) * (h - nodes[t].y)
+		left = nodes[t].x
+		t = nodes[t].cr
 	}
-	return area + (x-left)*(h-nd[t].y), t
+	return area + (x-left)*(h-nodes[t].y), t
 }
 
 // insert puts p, located and not covered, into L, drops the rows below it
 // that it weakly dominates, and makes it the neighbour of the rows below it
 // whose staircase it joins.
 func (s *hv4Sweep) insert(p int32) {
-	P := &s.nd[p]
+	P := &s.nodes[p]
 	hold := hv4Entry{math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z), p}
 	s.settle(p, s.pos, s.pos, hold)
 }
@@ -483,8 +485,8 @@ func (s *hv4Sweep) insert(p int32) {
 // equal to p in x and y is below p, so this very pass drops it: p takes its
 // place.
 func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
-	nd, l := s.nd, s.l
-	P := &nd[p]
+	nodes, l := s.nodes, s.l
+	P := &nodes[p]
 	px, py := P.x, P.y
 	for ; k < len(l); k++ {
 		e := l[k]
@@ -496,13 +498,13 @@ func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
 			// This row hides p from the staircase of every row below it.
 			break
 		}
-		Q := &nd[e.id]
+		Q := &nodes[e.id]
 		if px < x { // py > y
-			if L := &nd[Q.left]; px > L.x || px == L.x && py >= L.y {
+			if L := &nodes[Q.left]; px > L.x || px == L.x && py >= L.y {
 				Q.left = p
 			}
 		} else { // px > x, py < y
-			if R := &nd[Q.right]; py > R.y || py == R.y && px >= R.x {
+			if R := &nodes[Q.right]; py > R.y || py == R.y && px >= R.x {
 				Q.right = p
 			}
 		}

@@ -49,11 +49,11 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 			var s hv4Sweep
 			s.reset(n)
 			for i := range n {
-				s.nd[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+				s.nodes[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 			}
 			for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
 				p := int32(i + 2)
-				P := s.nd[p]
+				P := s.nodes[p]
 				members := sweepMembers(&s)
 
 				wantCovered := false
@@ -61,7 +61,7 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 					wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
 				}
 				covered := s.place(p)
-				placed := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}
+				placed := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}
 				if got := s.locate(p); got != wantCovered || covered != wantCovered {
 					t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
 				}
@@ -69,7 +69,7 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 					continue
 				}
 				pos, left, right := bruteNeighbours(&s, members, P)
-				if got := [3]int{int(s.nd[p].left), int(s.nd[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
+				if got := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
 					t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
 				}
 
@@ -92,7 +92,7 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 func sweepMembers(s *hv4Sweep) []hv4Node {
 	out := make([]hv4Node, len(s.l))
 	for k, e := range s.l {
-		out[k] = s.nd[e.id]
+		out[k] = s.nodes[e.id]
 	}
 	return out
 }

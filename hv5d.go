@@ -3,6 +3,8 @@ package spica
 import (
 	"math"
 	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // hv5d is the hypervolume of finite, positive five-column extents by the
@@ -45,7 +47,7 @@ func hv5d(pts []float64) float64 {
 		dropped := 0 // the tests below set flags rather than branch
 		for _, j := range byW[pos:] {
 			q := pts[5*j : 5*j+3 : 5*j+3]
-			d := oneIf(q[0] <= p[0]) & oneIf(q[1] <= p[1]) & oneIf(q[2] <= p[2])
+			d := nd.OneIf(q[0] <= p[0]) & nd.OneIf(q[1] <= p[1]) & nd.OneIf(q[2] <= p[2])
 			gone[j] = d != 0
 			dropped |= d
 		}
@@ -62,7 +64,7 @@ func hv5d(pts []float64) float64 {
 type hv5Sweep struct {
 	hv4Sweep
 	rows      []int
-	recs, buf []ndRec // sortL's
+	recs, buf []nd.Rec // sortL's
 }
 
 // sortL sorts rows, whose clipped nodes are set, into L's order: z, y and x
@@ -73,32 +75,32 @@ type hv5Sweep struct {
 func (s *hv5Sweep) sortL(rows []int) {
 	recs := s.recs[:0]
 	for _, j := range rows {
-		recs = append(recs, ndRec{^math.Float64bits(s.nd[j+2].z), uint64(j)})
+		recs = append(recs, nd.Rec{Key: ^math.Float64bits(s.nodes[j+2].z), Aux: uint64(j)})
 	}
 	if cap(s.buf) < len(recs) {
-		s.buf = make([]ndRec, len(recs))
+		s.buf = make([]nd.Rec, len(recs))
 	}
 	s.sortRun(recs, 0)
 	for k, r := range recs {
-		rows[k] = int(r.aux)
+		rows[k] = int(r.Aux)
 	}
 	s.recs = recs
 }
 
 // sortRun sorts recs by key, and each run of equal keys by the next
 // coordinate of L's order: y after z (level 0), x after y.
-func (s *hv5Sweep) sortRun(recs []ndRec, level int) {
-	radixSort(recs, s.buf[:len(recs)], false)
+func (s *hv5Sweep) sortRun(recs []nd.Rec, level int) {
+	nd.RadixSort(recs, s.buf[:len(recs)], false)
 	if level == 2 {
 		return
 	}
 	for i := 0; i < len(recs); {
-		j := keyRunEnd(recs, i)
+		j := nd.KeyRunEnd(recs, i)
 		if j-i > 1 {
 			run := recs[i:j]
 			for k, r := range run {
-				n := &s.nd[r.aux+2]
-				run[k].key = ^math.Float64bits([2]float64{n.y, n.x}[level])
+				n := &s.nodes[r.Aux+2]
+				run[k].Key = ^math.Float64bits([2]float64{n.y, n.x}[level])
 			}
 			s.sortRun(run, level+1)
 		}
@@ -151,10 +153,10 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	s.reset(len(pts) / 5)
 	r := pts[5*i : 5*i+4]
 	px, py, pz, pw := r[0], r[1], r[2], r[3]
-	nd := s.nd
+	nodes := s.nodes
 	clip := func(j int) int32 {
 		q := pts[5*j : 5*j+3]
-		nd[j+2] = hv4Node{x: min(q[0], px), y: min(q[1], py), z: min(q[2], pz)}
+		nodes[j+2] = hv4Node{x: min(q[0], px), y: min(q[1], py), z: min(q[2], pz)}
 		return int32(j + 2)
 	}
 	// A row at least as good as row i in two of the three columns clips to
@@ -198,7 +200,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		q := pts[5*j : 5*j+3 : 5*j+3]
 		clip(j)
 		rest[n] = j
-		n += oneIf(q[0] > top[0]) & oneIf(q[1] > top[1]) & oneIf(q[2] > top[2])
+		n += nd.OneIf(q[0] > top[0]) & nd.OneIf(q[1] > top[1]) & nd.OneIf(q[2] > top[2])
 	}
 	kept := rest[:n]
 	s.sortL(kept)
@@ -209,7 +211,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	}
 	s.rows = rest
 	p := int32(i + 2)
-	nd[p] = hv4Node{x: px, y: py, z: pz}
+	nodes[p] = hv4Node{x: px, y: py, z: pz}
 	// Only a clipped row equal to p's box could cover it, that is a row ≥ i
 	// in x, y and z, and that returned above.
 	s.locate(p)
@@ -223,7 +225,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		if k == 3 {
 			return max(vol, 0), false // nothing of the box is left below
 		}
-		if oneIf(q[0] <= top[0])|oneIf(q[1] <= top[1])|oneIf(q[2] <= top[2]) != 0 {
+		if nd.OneIf(q[0] <= top[0])|nd.OneIf(q[1] <= top[1])|nd.OneIf(q[2] <= top[2]) != 0 {
 			continue
 		}
 		if k >= 0 {
@@ -243,7 +245,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 // The three comparisons index a table rather than branch: sweeps ask this
 // of every row of the prefix, with answers that data mispredicts.
 func shortColumn(q []float64, px, py, pz float64) int {
-	return int(shortColumns[oneIf(q[0] >= px)|oneIf(q[1] >= py)<<1|oneIf(q[2] >= pz)<<2])
+	return int(shortColumns[nd.OneIf(q[0] >= px)|nd.OneIf(q[1] >= py)<<1|nd.OneIf(q[2] >= pz)<<2])
 }
 
 // shortColumns is shortColumn by the bits x, y and z of the columns in

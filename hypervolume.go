@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"sync"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // Most hypervolume kernels (here, hv3.go, wfg.go) work on extents: a row's
@@ -201,7 +203,7 @@ const hvPoolValues = 1 << 14
 // extents is the package's extents into the scratch's buffers; the result
 // is valid until the scratch's next use.
 func (sc *hvScratch) extents(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
-	pts, _ := extentsInto(grow(&sc.pts, len(values)), grow(&sc.rows, n), values, n, dims, maximize, ref)
+	pts, _ := extentsInto(nd.Grow(&sc.pts, len(values)), nd.Grow(&sc.rows, n), values, n, dims, maximize, ref)
 	return pts
 }
 
@@ -240,7 +242,7 @@ func extentsInto(pts []float64, rows []int, values []float64, n, dims int, maxim
 		for j, v := range row {
 			e := sign[j]*v + off[j]
 			out[j] = e
-			in &= oneIf(e > 0) // NaN fails too
+			in &= nd.OneIf(e > 0) // NaN fails too
 		}
 		rows[m] = i
 		m += in
@@ -260,7 +262,7 @@ func extents3(values, pts []float64, rows []int, sign, off [3]float64) int {
 		out := pts[3*k : 3*k+3 : 3*k+3]
 		out[0], out[1], out[2] = e0, e1, e2
 		rows[k] = i
-		k += oneIf(e0 > 0) & oneIf(e1 > 0) & oneIf(e2 > 0) // NaN fails too
+		k += nd.OneIf(e0 > 0) & nd.OneIf(e1 > 0) & nd.OneIf(e2 > 0) // NaN fails too
 	}
 	return k
 }
@@ -296,9 +298,9 @@ func hvFinite(pts []float64, dims int) float64 {
 		}
 		return v
 	case 2:
-		a := make([]ndRec, 0, len(pts)/2)
+		a := make([]nd.Rec, 0, len(pts)/2)
 		for i := 0; i < len(pts); i += 2 {
-			a = append(a, ndRec{math.Float64bits(pts[i]), math.Float64bits(pts[i+1])})
+			a = append(a, nd.Rec{Key: math.Float64bits(pts[i]), Aux: math.Float64bits(pts[i+1])})
 		}
 		return sweep2(a)
 	case 3:
@@ -317,7 +319,7 @@ func hvFinite(pts []float64, dims int) float64 {
 // hypervolume2 builds the sort records straight from values so that a
 // million-row front costs two 16-byte-per-row arrays and nothing else.
 func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float64 {
-	a := make([]ndRec, 0, n)
+	a := make([]nd.Rec, 0, n)
 	for i := 0; i < 2*n; i += 2 {
 		e0, e1 := ref[0]-values[i], ref[1]-values[i+1]
 		if maximize[0] {
@@ -333,21 +335,21 @@ func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float
 			return math.Inf(1)
 		}
 		// For positive floats the bit pattern orders like the value.
-		a = append(a, ndRec{math.Float64bits(e0), math.Float64bits(e1)})
+		a = append(a, nd.Rec{Key: math.Float64bits(e0), Aux: math.Float64bits(e1)})
 	}
 	return saturate(sweep2(a))
 }
 
 // sweep2 is the two-column hypervolume of records whose key is the first
 // extent and whose aux is the second, both as float64 bits.
-func sweep2(a []ndRec) float64 {
-	a = sortStable(a, nil)
+func sweep2(a []nd.Rec) float64 {
+	a = nd.SortStable(a, nil)
 	area, top := 0.0, 0.0
 	for i := len(a) - 1; i >= 0; i-- {
 		// Visiting rows by decreasing first extent, a row adds the strip
 		// between the highest second extent seen so far and its own.
-		if y := math.Float64frombits(a[i].aux); y > top {
-			area += math.Float64frombits(a[i].key) * (y - top)
+		if y := math.Float64frombits(a[i].Aux); y > top {
+			area += math.Float64frombits(a[i].Key) * (y - top)
 			top = y
 		}
 	}

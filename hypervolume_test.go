@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // gridOracle measures by coordinate compression, with no reference to the
@@ -585,14 +587,14 @@ func TestRankSetMatchesSortedSlice(t *testing.T) {
 func TestSortStableKeepsTiesInPayloadOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 255, 256, 5000} {
-		a := make([]ndRec, n)
+		a := make([]nd.Rec, n)
 		for i := range a {
 			// Few distinct keys on the small side, so ties are common.
-			a[i] = ndRec{rng.Uint64() >> (56 + rng.UintN(9)), uint64(i)}
+			a[i] = nd.Rec{Key: rng.Uint64() >> (56 + rng.UintN(9)), Aux: uint64(i)}
 		}
 		want := slices.Clone(a)
-		slices.SortStableFunc(want, func(x, y ndRec) int { return cmpUint(x.key, y.key) })
-		if got := sortStable(slices.Clone(a), nil); !slices.Equal(got, want) {
+		slices.SortStableFunc(want, func(x, y nd.Rec) int { return cmpUint(x.Key, y.Key) })
+		if got := nd.SortStable(slices.Clone(a), nil); !slices.Equal(got, want) {
 			t.Errorf("n=%d: sortStable differs from a stable sort", n)
 		}
 	}

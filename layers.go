@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // NonDominatedSort gives each row of an n×dims row-major matrix its
@@ -103,7 +105,7 @@ func nonDominatedLayers(values []float64, n, dims int, maximize []bool) []int {
 // dominated row is dominated by some non-dominated row), so a row's
 // longest chain among the other rows is one row shorter.
 func peeledLayersDC(values []float64, n, dims int, maximize []bool, layer []int) []int {
-	front := nonDominatedRows(values, n, dims, maximize)
+	front := nd.Front(values, n, dims, maximize)
 	if len(front) == n {
 		return layer
 	}
@@ -175,17 +177,17 @@ type sortedRows struct {
 }
 
 // sortedKeys turns values into keys and sorts the rows lexicographically
-// with the engine's sort (see lexSort). Lexicographic order is a linear
+// with the engine's sort (see nd.LexSort). Lexicographic order is a linear
 // extension of dominance: a dominating row has no larger key anywhere and a
 // smaller one somewhere, so it sorts first, and copies of one row sort next
 // to each other.
 func sortedKeys(values []float64, n, dims int, maximize []bool) sortedRows {
-	keys := keyMatrix(values, dims, keyFlips(maximize))
-	lex, _ := lexSort(keys, dims, n, ndDefaults)
+	keys := nd.KeyMatrix(values, dims, nd.KeyFlips(maximize))
+	lex, _ := nd.LexSort(keys, dims, n)
 	// Copy the rows into sorted order so the sweeps read memory in sequence.
 	s := sortedRows{rows: make([]uint64, n*dims), order: make([]int, n)}
 	for r, rec := range lex {
-		i := int(rec.aux)
+		i := int(rec.Aux)
 		s.order[r] = i
 		copy(s.rows[r*dims:(r+1)*dims], keys[i*dims:(i+1)*dims])
 	}
@@ -437,13 +439,13 @@ func CrowdingDistance(values []float64, dims int) ([]float64, error) {
 		}
 		return dist, nil
 	}
-	recs := make([]ndRec, 2*n)
+	recs := make([]nd.Rec, 2*n)
 	v := make([]float64, n)
 	for j := 0; j < dims; j++ {
 		col := recs[:0]
 		for i := 0; i < n; i++ {
 			if x := values[i*dims+j]; x == x {
-				col = append(col, ndRec{fastKey(x, 0), uint64(i)})
+				col = append(col, nd.Rec{Key: nd.FastKey(x, 0), Aux: uint64(i)})
 			}
 		}
 		if len(col) < 2 {
@@ -451,20 +453,20 @@ func CrowdingDistance(values []float64, dims int) ([]float64, error) {
 		}
 		// The key order is the float order with -0.0 equal to 0.0; equal
 		// values then go in row order, which decides the ends.
-		col, _ = sortRecs(col, recs[n:n+len(col)], ndDefaults)
-		sortTiesByAux(col)
+		col, _ = nd.SortRecs(col, recs[n:n+len(col)])
+		nd.SortTiesByAux(col)
 		v = v[:len(col)]
 		for r, e := range col {
-			v[r] = values[int(e.aux)*dims+j]
+			v[r] = values[int(e.Aux)*dims+j]
 		}
 		lo, hi := v[0], v[len(v)-1]
 		if lo == hi {
 			continue
 		}
-		dist[col[0].aux] = math.Inf(1)
-		dist[col[len(col)-1].aux] = math.Inf(1)
+		dist[col[0].Aux] = math.Inf(1)
+		dist[col[len(col)-1].Aux] = math.Inf(1)
 		for r := 1; r < len(col)-1; r++ {
-			dist[col[r].aux] += crowdingTerm(v[r-1], v[r+1], lo, hi)
+			dist[col[r].Aux] += crowdingTerm(v[r-1], v[r+1], lo, hi)
 		}
 	}
 	return dist, nil

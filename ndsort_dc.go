@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // dcBrute is the size under which the divide and conquer of sortLayersDC
@@ -109,17 +111,6 @@ func (s *dcSorter) row(i int32, k int) []uint64 {
 	return s.rows[o : o+k+1]
 }
 
-// covers reports whether keys a are no larger than keys b, one by one.
-func covers(a, b []uint64) bool {
-	b = b[:len(a)]
-	for j, v := range a {
-		if v > b[j] {
-			return false
-		}
-	}
-	return true
-}
-
 // helperA sets the final layer of every row of S, given that the rows are
 // equal in every key above k, S ascends, and rank holds lower bounds set by
 // the rows outside S. S ascends again on return.
@@ -137,7 +128,7 @@ func (s *dcSorter) helperA(S []int32, k int) {
 		for b, j := range S {
 			jk, best := s.row(j, k), s.rank[j]
 			for _, i := range S[:b] {
-				if r := s.rank[i]; r >= best && covers(s.row(i, k), jk) {
+				if r := s.rank[i]; r >= best && nd.Covers(s.row(i, k), jk) {
 					best = r + 1
 				}
 			}
@@ -469,17 +460,17 @@ var dcSample = 63
 // selectKey returns the value of rank r in vals (0-based), reordering vals
 // (see selectNth).
 func selectKey(vals []uint64, r int) uint64 {
-	selectNth(vals, r, func(v uint64) uint64 { return v })
+	nd.SelectNth(vals, r, func(v uint64) uint64 { return v })
 	return vals[r]
 }
 
 // split reorders S stably into its low rows then its high rows by c and
 // returns the number of low rows.
 func (s *dcSorter) split(S []int32, c dcCut, k int) int {
-	atLow := oneIf(c.atLow)
+	atLow := nd.OneIf(c.atLow)
 	return s.partition(S, func(i int32) int {
 		v := s.key(i, k)
-		return oneIf(v < c.t) | oneIf(v == c.t)&atLow
+		return nd.OneIf(v < c.t) | nd.OneIf(v == c.t)&atLow
 	})
 }
 
@@ -519,7 +510,7 @@ func (s *dcSorter) idle(L, H []int32, bottom, top int) int {
 // keepRanks reorders S stably into the rows whose layer is in [lo, hi] then
 // the others, and returns the number of the former.
 func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
-	return s.partition(S, func(i int32) int { r := s.rank[i]; return oneIf(r >= lo) & oneIf(r <= hi) })
+	return s.partition(S, func(i int32) int { r := s.rank[i]; return nd.OneIf(r >= lo) & nd.OneIf(r <= hi) })
 }
 
 // dcFilter sets when helperB sets rows aside by layer: when at least one
@@ -536,7 +527,7 @@ func (s *dcSorter) merge(S []int32, cut int) {
 	for i < len(a) && j < len(b) {
 		// Which half gives the next row is a coin toss: select it by mask.
 		x, y := a[i], b[j]
-		t := oneIf(x < y)
+		t := nd.OneIf(x < y)
 		S[o] = y ^ (x^y)&-int32(t)
 		i += t
 		j += 1 - t

@@ -3,7 +3,8 @@ package spica
 import (
 	"cmp"
 	"math"
-	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // Dominates reports whether objective vector a dominates b over objectives:
@@ -33,7 +34,7 @@ func Dominates(a, b map[string]float64, objectives []OptimizationTarget) (bool, 
 	for _, t := range objectives {
 		key := t.String()
 		maximize := t.maximized()
-		ka, kb := objectiveKey(a[key], maximize), objectiveKey(b[key], maximize)
+		ka, kb := nd.ObjectiveKey(a[key], maximize), nd.ObjectiveKey(b[key], maximize)
 		if ka > kb {
 			return false, nil
 		}
@@ -72,7 +73,7 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		return nil, err
 	}
 	dims := len(objectives)
-	recs := frontByAxis(values, len(values)/dims, dims, maximize, ndDefaults)
+	recs := nd.FrontByAxis(values, len(values)/dims, dims, maximize)
 	front := make([]Candidate, len(recs))
 	if len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
 		// A front of much of the pool is gathered in input order: reading
@@ -81,7 +82,7 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		// 2.0-2.5 ms against 2.7-4.8 ms).
 		at := make([]int32, len(cands)) // 1 + place in the front, 0 if none
 		for i, rec := range recs {
-			at[rec.aux] = int32(i + 1)
+			at[rec.Aux] = int32(i + 1)
 		}
 		for row, i := range at {
 			if i > 0 {
@@ -91,31 +92,9 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		return front, nil
 	}
 	for i, rec := range recs {
-		front[i] = cands[rec.aux]
+		front[i] = cands[rec.Aux]
 	}
 	return front, nil
-}
-
-// frontByAxis returns the non-dominated rows of a validated matrix laid out
-// as objectiveMatrix lays it out, in ParetoFront's order: by the raw value
-// of column 0, the x-axis, ascending, NaN last, ties in row order. Each
-// record holds the row's key in column 0 and, in aux, the row.
-//
-// The engine already hands the front back along column 0, so the order costs
-// a reversal at most, and a sort of each run of equal values by row; on
-// continuous data such runs are copies of one row and rare.
-func frontByAxis(values []float64, n, dims int, maximize []bool, t ndTuning) []ndRec {
-	front := frontLead(values, n, dims, maximize, t)
-	nan := len(front) // NaN has the largest key in either direction
-	for nan > 0 && front[nan-1].key == math.MaxUint64 {
-		nan--
-	}
-	if maximize[0] {
-		// The keys of a maximized column fall as its values rise.
-		slices.Reverse(front[:nan])
-	}
-	sortTiesByAux(front)
-	return front
 }
 
 // objectiveMatrix validates objectives and reads every candidate's values
@@ -164,17 +143,17 @@ func directions(objectives []OptimizationTarget) []bool {
 // compareAxis), ties kept in index order. A front can be the whole pool, so
 // it sorts keys by radix, not by comparison.
 func sortByAxis(rows []int, values []float64, dims int) {
-	recs := make([]ndRec, len(rows))
+	recs := make([]nd.Rec, len(rows))
 	for i, r := range rows {
-		recs[i] = ndRec{fastKey(values[r*dims], 0), uint64(r)}
+		recs[i] = nd.Rec{Key: nd.FastKey(values[r*dims], 0), Aux: uint64(r)}
 	}
-	for i, rec := range sortStable(recs, nil) {
-		rows[i] = int(rec.aux)
+	for i, rec := range nd.SortStable(recs, nil) {
+		rows[i] = int(rec.Aux)
 	}
 }
 
 // compareAxis orders fronts along their x-axis, the last objective: raw
 // values ascending whatever the direction, NaN last, -0.0 equal to 0.0.
 func compareAxis(a, b float64) int {
-	return cmp.Compare(objectiveKey(a, false), objectiveKey(b, false))
+	return cmp.Compare(nd.ObjectiveKey(a, false), nd.ObjectiveKey(b, false))
 }

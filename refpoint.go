@@ -1,6 +1,10 @@
 package spica
 
-import "math"
+import (
+	"math"
+
+	"github.com/spica-search/spica/internal/nd"
+)
 
 // ReferencePoint returns the usual automatic reference point for
 // [Hypervolume] of an n×dims row-major matrix, the convention of botorch and
@@ -26,7 +30,7 @@ func ReferencePoint(values []float64, dims int, maximize []bool) ([]float64, err
 	if n == 0 {
 		return nil, errorf(ErrInvalidMatrix, "values", "is empty, want at least one row to place a reference point")
 	}
-	front := nonDominatedRows(values, n, dims, maximize)
+	front := nd.Front(values, n, dims, maximize)
 	ref := make([]float64, dims)
 	for j := range dims {
 		lo, hi, seen := math.Inf(1), math.Inf(-1), false

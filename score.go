@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // nan and inf are the values of the non-finite tokens "NaN", "Infinity"
@@ -382,7 +384,7 @@ func usedGPUs(config map[string]any) (int, error) {
 func Rank(cands []Candidate) []Candidate {
 	out := slices.Clone(cands)
 	slices.SortStableFunc(out, func(a, b Candidate) int {
-		if c := cmp.Compare(objectiveKey(a.Score, true), objectiveKey(b.Score, true)); c != 0 {
+		if c := cmp.Compare(nd.ObjectiveKey(a.Score, true), nd.ObjectiveKey(b.Score, true)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.UsedGPUs, b.UsedGPUs)

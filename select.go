@@ -1,6 +1,10 @@
 package spica
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/spica-search/spica/internal/nd"
+)
 
 // Bound is a constraint of [BestSubjectTo] and [SubjectTo]: the Target
 // objective must be at least as good as Value in the target's own direction,
@@ -36,7 +40,7 @@ func newBoundFilter(bounds []Bound) (boundFilter, error) {
 		if b.Value != b.Value {
 			return nil, errorf(ErrInvalidBound, "bounds["+strconv.Itoa(i)+"]", "the %s bound is NaN, which no value can meet", b.Target)
 		}
-		f[i] = boundLimit{b.Target, maximize, objectiveKey(b.Value, maximize)}
+		f[i] = boundLimit{b.Target, maximize, nd.ObjectiveKey(b.Value, maximize)}
 	}
 	return f, nil
 }
@@ -49,7 +53,7 @@ func (f boundFilter) meets(c *Candidate, i int) (bool, error) {
 		if !ok {
 			return false, errNoValue(i, b.target)
 		}
-		if objectiveKey(v, b.maximize) > b.key {
+		if nd.ObjectiveKey(v, b.maximize) > b.key {
 			return false, nil
 		}
 	}
@@ -91,7 +95,7 @@ func BestSubjectTo(cands []Candidate, objective OptimizationTarget, bounds ...Bo
 		if !ok {
 			return Candidate{}, false, errNoValue(i, objective)
 		}
-		key := objectiveKey(v, maximize)
+		key := nd.ObjectiveKey(v, maximize)
 		meets, err := filter.meets(c, i)
 		if err != nil {
 			return Candidate{}, false, err

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // HypervolumeSubset returns k rows of an n×dims row-major matrix, as
@@ -103,26 +105,26 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 	for j := range up {
 		up[j] = true
 	}
-	front := nonDominatedRows(pts, len(rows), dims, up)
+	front := nd.Front(pts, len(rows), dims, up)
 	// Sorted by the first extent (a radix sort of its bits, stable, so the
 	// lowest index leads), equal rows fall in the same run, and runs are
 	// short unless the data is degenerate.
-	a := make([]ndRec, len(front))
+	a := make([]nd.Rec, len(front))
 	for q, p := range front {
-		a[q] = ndRec{math.Float64bits(pts[p*dims]), uint64(p)}
+		a[q] = nd.Rec{Key: math.Float64bits(pts[p*dims]), Aux: uint64(p)}
 	}
-	a = sortStable(a, nil)
+	a = nd.SortStable(a, nil)
 	copyOf := make([]bool, len(rows))
 	row := func(p uint64) []float64 { return pts[int(p)*dims : (int(p)+1)*dims] }
 	for lo := 0; lo < len(a); {
 		hi := lo + 1
-		for hi < len(a) && a[hi].key == a[lo].key {
+		for hi < len(a) && a[hi].Key == a[lo].Key {
 			hi++
 		}
 		if run := a[lo:hi]; len(run) > 1 {
-			slices.SortStableFunc(run, func(x, y ndRec) int { return slices.Compare(row(x.aux), row(y.aux)) })
+			slices.SortStableFunc(run, func(x, y nd.Rec) int { return slices.Compare(row(x.Aux), row(y.Aux)) })
 			for q := 1; q < len(run); q++ {
-				copyOf[run[q].aux] = slices.Equal(row(run[q-1].aux), row(run[q].aux))
+				copyOf[run[q].Aux] = slices.Equal(row(run[q-1].Aux), row(run[q].Aux))
 			}
 		}
 		lo = hi
@@ -160,14 +162,14 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 // comparing the two sets along their parent links, O(c log c) each time.
 func subset2(pts []float64, k int) []int {
 	m := len(pts) / 2
-	a := make([]ndRec, m)
+	a := make([]nd.Rec, m)
 	for i := range a {
-		a[i] = ndRec{math.Float64bits(pts[2*i]), uint64(i)}
+		a[i] = nd.Rec{Key: math.Float64bits(pts[2*i]), Aux: uint64(i)}
 	}
-	a = sortStable(a, nil)
+	a = nd.SortStable(a, nil)
 	x, y := make([]float64, m), make([]float64, m)
 	for r, e := range a {
-		x[r], y[r] = pts[2*e.aux], pts[2*e.aux+1]
+		x[r], y[r] = pts[2*e.Aux], pts[2*e.Aux+1]
 	}
 	prev, cur := make([]float64, m), make([]float64, m)
 	for i := range prev {
@@ -178,7 +180,7 @@ func subset2(pts []float64, k int) []int {
 	set := func(c, i int, buf []int) []int {
 		buf = buf[:0]
 		for ; c >= 0; c-- {
-			buf = append(buf, int(a[i].aux))
+			buf = append(buf, int(a[i].Aux))
 			i = int(parent[c*m+i])
 		}
 		slices.Sort(buf)

@@ -3,6 +3,8 @@ package spica
 import (
 	"cmp"
 	"slices"
+
+	"github.com/spica-search/spica/internal/nd"
 )
 
 // wfg is the hypervolume of finite, positive extents in dims ≥ 4 columns,
@@ -62,7 +64,7 @@ const filterCap = 64
 func (l *limiter) limit(p, pts []float64, dims int, rows []int, skip int) (limited []float64, covered bool) {
 	d := len(p)
 	l.rows = l.rows[:0]
-	clip := grow(&l.clip, d)
+	clip := nd.Grow(&l.clip, d)
 	filtering := true
 	for _, j := range rows {
 		if j == skip {

@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"cmp"
@@ -6,62 +6,65 @@ import (
 	"slices"
 )
 
-// ndRec is a sort record: a key and a payload, usually a position. At 16
+// Rec is a sort record: a key and a payload, usually a position. At 16
 // bytes, a million records stream through a radix pass a third faster than
 // with a second key beside them.
-type ndRec struct {
-	key, aux uint64
+type Rec struct {
+	Key, Aux uint64
 }
+
+// SortRecs is sortRecs with the default tuning.
+func SortRecs(recs, buf []Rec) (sorted, spare []Rec) { return sortRecs(recs, buf, ndDefaults) }
 
 // sortRecs sorts recs by key using buf, of the same length, as scratch. It
 // returns the sorted slice, which is recs or buf, and the other one.
 // Equal keys may come out in any order.
-func sortRecs(recs, buf []ndRec, t ndTuning) (sorted, spare []ndRec) {
+func sortRecs(recs, buf []Rec, t ndTuning) (sorted, spare []Rec) {
 	if len(recs) < max(t.radixMin, 2) {
-		slices.SortFunc(recs, func(a, b ndRec) int { return cmp.Compare(a.key, b.key) })
+		slices.SortFunc(recs, func(a, b Rec) int { return cmp.Compare(a.Key, b.Key) })
 		return recs, buf
 	}
-	radixSort(recs, buf, false)
+	RadixSort(recs, buf, false)
 	return recs, buf
 }
 
-// sortStable sorts recs by key, equal keys by payload, which for payloads
+// SortStable sorts recs by key, equal keys by payload, which for payloads
 // that rise with the input order is a stable sort. The result is in recs;
 // buf is scratch, allocated when shorter than recs.
-func sortStable(recs, buf []ndRec) []ndRec {
+func SortStable(recs, buf []Rec) []Rec {
 	if len(buf) < len(recs) {
-		buf = make([]ndRec, len(recs))
+		buf = make([]Rec, len(recs))
 	}
 	sorted, _ := sortRecs(recs, buf[:len(recs)], ndDefaults)
-	sortTiesByAux(sorted)
+	SortTiesByAux(sorted)
 	return sorted
 }
 
-// keyRunEnd returns the end of the run of records with the key of
-// sorted[i]: sorted[i:keyRunEnd(sorted, i)] all share it, and the next
+// KeyRunEnd returns the end of the run of records with the key of
+// sorted[i]: sorted[i:KeyRunEnd(sorted, i)] all share it, and the next
 // record, if any, does not. Every walk over the runs of a sorted slice
 // steps with it.
-func keyRunEnd(sorted []ndRec, i int) int {
+func KeyRunEnd(sorted []Rec, i int) int {
 	j := i + 1
-	for j < len(sorted) && sorted[j].key == sorted[i].key {
+	for j < len(sorted) && sorted[j].Key == sorted[i].Key {
 		j++
 	}
 	return j
 }
 
-// sortTiesByAux orders each run of equal keys in sorted by payload, for
+// SortTiesByAux orders each run of equal keys in sorted by payload, for
 // callers whose payload is a row index and who need ties in row order.
-func sortTiesByAux(sorted []ndRec) {
+func SortTiesByAux(sorted []Rec) {
 	for i := 0; i < len(sorted); {
-		j := keyRunEnd(sorted, i)
+		j := KeyRunEnd(sorted, i)
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b ndRec) int { return cmp.Compare(a.aux, b.aux) })
+			slices.SortFunc(sorted[i:j], func(a, b Rec) int { return cmp.Compare(a.Aux, b.Aux) })
 		}
 		i = j
 	}
 }
 
-// radixSort sorts a by key, leaving the result in buf if inBuf and in a
+// RadixSort sorts a by key, leaving the result in buf if inBuf and in a
 // otherwise; the other slice is scratch.
 //
 // It is a most-significant-digit radix sort. Keys of floats crowd into few
@@ -71,13 +74,13 @@ func sortTiesByAux(sorted []ndRec) {
 // later level runs in cache. A least-significant-digit sort would stream the
 // whole array six times (11-bit digits) and measured about twice as slow here.
 // Recursion stops at equal keys or a bucket small enough for insertion sort.
-func radixSort(a, buf []ndRec, inBuf bool) {
+func RadixSort(a, buf []Rec, inBuf bool) {
 	n := len(a)
 	if n <= 32 {
 		for i := 1; i < n; i++ {
 			x := a[i]
 			j := i
-			for ; j > 0 && a[j-1].key > x.key; j-- {
+			for ; j > 0 && a[j-1].Key > x.Key; j-- {
 				a[j] = a[j-1]
 			}
 			a[j] = x
@@ -87,9 +90,9 @@ func radixSort(a, buf []ndRec, inBuf bool) {
 		}
 		return
 	}
-	lo, hi := a[0].key, a[0].key
+	lo, hi := a[0].Key, a[0].Key
 	for _, r := range a {
-		lo, hi = min(lo, r.key), max(hi, r.key)
+		lo, hi = min(lo, r.Key), max(hi, r.Key)
 	}
 	if lo == hi {
 		if inBuf {
@@ -111,18 +114,18 @@ func radixSort(a, buf []ndRec, inBuf bool) {
 	}
 }
 
-// radixScatter is one level of radixSort: it distributes a into buf by the
+// radixScatter is one level of RadixSort: it distributes a into buf by the
 // digit at shift, len(ends)-1 values wide, and sorts each bucket.
-func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
+func radixScatter(a, buf []Rec, inBuf bool, shift int, ends []int) {
 	mask := uint64(len(ends) - 2)
 	for _, r := range a {
-		ends[1+(r.key>>shift)&mask]++
+		ends[1+(r.Key>>shift)&mask]++
 	}
 	for d := 1; d < len(ends); d++ {
 		ends[d] += ends[d-1]
 	}
 	for _, r := range a {
-		d := (r.key >> shift) & mask
+		d := (r.Key >> shift) & mask
 		buf[ends[d]] = r
 		ends[d]++ // ends up as the end of bucket d
 	}
@@ -137,7 +140,7 @@ func radixScatter(a, buf []ndRec, inBuf bool, shift int, ends []int) {
 				a[s] = buf[s]
 			}
 		default:
-			radixSort(buf[s:e], a[s:e], !inBuf)
+			RadixSort(buf[s:e], a[s:e], !inBuf)
 		}
 		s = e
 	}

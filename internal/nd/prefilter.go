@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import "math"
 
@@ -70,7 +70,7 @@ func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
 	}
 	for i := range dims + 1 + wk {
 		for c := range dims {
-			p.keys[i*dims+c] = fastKey(values[c], flip[c])
+			p.keys[i*dims+c] = FastKey(values[c], flip[c])
 		}
 	}
 	p.kneeScore = p.score(values[:dims])
@@ -130,7 +130,7 @@ func (p *pivotSet) dominated(row []uint64) bool {
 		return false
 	}
 	for i := 0; i < len(p.keys); i += p.dims {
-		if keysDominate(p.keys[i:i+p.dims], row) {
+		if KeysDominate(p.keys[i:i+p.dims], row) {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func (p *pivotSet) offer(values []float64, row []uint64) bool {
 	}
 	for c := range d {
 		best := p.keys[(c+1)*d : (c+2)*d]
-		if row[c] < best[c] || keysDominate(row, best) {
+		if row[c] < best[c] || KeysDominate(row, best) {
 			copy(best, row)
 			changed = true
 		}
@@ -181,11 +181,11 @@ func pivotFilter(values []float64, n, dims int, flip []uint64, probe int) (keys 
 	stale := 0 // survivors before this one were tested against older pivots
 	for r := 0; r < n; r++ {
 		if r == probe && 2*len(rows) > r {
-			return keyMatrix(values, dims, flip), nil
+			return KeyMatrix(values, dims, flip), nil
 		}
 		v := values[r*dims : (r+1)*dims]
 		for c, x := range v {
-			row[c] = fastKey(x, flip[c])
+			row[c] = FastKey(x, flip[c])
 		}
 		if p.dominated(row) {
 			continue

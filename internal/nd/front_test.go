@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // oracleBetter is the rule of the spec written straight in floats, apart from
-// objectiveKey, so the two cross-check: NaN is worse than everything and
+// ObjectiveKey, so the two cross-check: NaN is worse than everything and
 // equal to itself, and -0.0 == 0.0 as Go compares floats.
 func oracleBetter(a, b float64, maximize bool) bool {
 	switch {
@@ -69,12 +69,12 @@ func oracleAxisFront(values []float64, dims int, maximize []bool) []int {
 // each record's key is its row's key in column 0.
 func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool, tuning ndTuning) []int {
 	rows := []int{}
-	flip := keyFlips(maximize)[0]
+	flip := KeyFlips(maximize)[0]
 	for _, rec := range frontByAxis(values, len(values)/dims, dims, maximize, tuning) {
-		if want := fastKey(values[int(rec.aux)*dims], flip); rec.key != want {
-			t.Fatalf("row %d has key %#x, want %#x", rec.aux, rec.key, want)
+		if want := FastKey(values[int(rec.Aux)*dims], flip); rec.Key != want {
+			t.Fatalf("row %d has key %#x, want %#x", rec.Aux, rec.Key, want)
 		}
-		rows = append(rows, int(rec.aux))
+		rows = append(rows, int(rec.Aux))
 	}
 	return rows
 }
@@ -159,22 +159,6 @@ func TestNonDominatedTable(t *testing.T) {
 	}
 }
 
-func TestNonDominatedErrors(t *testing.T) {
-	for _, tc := range []struct {
-		values   []float64
-		dims     int
-		maximize []bool
-	}{
-		{[]float64{1, 2, 3}, 2, []bool{false, false}},
-		{[]float64{1, 2}, 0, nil},
-		{[]float64{1, 2}, 2, []bool{false}},
-	} {
-		if _, err := NonDominated(tc.values, tc.dims, tc.maximize); err == nil {
-			t.Errorf("NonDominated(%v, %d, %v) = nil error, want ErrInvalidMatrix", tc.values, tc.dims, tc.maximize)
-		}
-	}
-}
-
 // specials are the values whose handling is easy to get wrong.
 var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
 
@@ -214,10 +198,7 @@ func TestNonDominatedMatchesOracle(t *testing.T) {
 func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool) {
 	before := slices.Clone(values)
 	want := oracleFront(values, dims, maximize)
-	got, err := NonDominated(values, dims, maximize)
-	if err != nil {
-		t.Fatalf("NonDominated: %v", err)
-	}
+	got := frontOf(values, dims, maximize)
 	if !slices.Equal(got, want) {
 		t.Fatalf("NonDominated = %v, oracle %v", got, want)
 	}
@@ -282,10 +263,7 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 				t.Run(fmt.Sprintf("d=%d/%s/%s", dims, shape, dir), func(t *testing.T) {
 					want := oracleFront(values, dims, maximize)
 					wantAxis := oracleAxisFront(values, dims, maximize)
-					got, err := NonDominated(values, dims, maximize)
-					if err != nil {
-						t.Fatal(err)
-					}
+					got := frontOf(values, dims, maximize)
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Errorf("front mismatch (-oracle +got):\n%s", diff)
 					}
@@ -310,10 +288,7 @@ func TestBenchShapesAreFronts(t *testing.T) {
 	for _, d := range []int{2, 3, 4} {
 		for _, shape := range []string{"line", "sphere"} {
 			values := benchMatrix(shape, 2000, d)
-			front, err := NonDominated(values, d, make([]bool, d))
-			if err != nil {
-				t.Fatal(err)
-			}
+			front := frontOf(values, d, make([]bool, d))
 			if len(front) < 1990 {
 				t.Errorf("%s d=%d: %d of 2000 rows on the front, want nearly all", shape, d, len(front))
 			}
@@ -325,9 +300,7 @@ func TestNonDominatedAllocations(t *testing.T) {
 	for _, d := range []int{2, 3, 4} {
 		values := benchMatrix("sphere", 5000, d)
 		allocs := testing.AllocsPerRun(3, func() {
-			if _, err := NonDominated(values, d, make([]bool, d)); err != nil {
-				t.Fatal(err)
-			}
+			_ = frontOf(values, d, make([]bool, d))
 		})
 		if allocs > 20 {
 			t.Errorf("d=%d: %v allocations per call, want a constant few", d, allocs)
@@ -365,9 +338,9 @@ func TestBucketFrontsMatchOracle(t *testing.T) {
 		var got []int
 		if dims == 2 {
 			crowd := rapid.SampledFrom([]int{1, 2, 3, 16, math.MaxInt}).Draw(t, "crowd")
-			got = front2Small(values, n, keyFlips(maximize), crowd)
+			got = front2Small(values, n, KeyFlips(maximize), crowd)
 		} else {
-			got = front3Buckets(values, n, keyFlips(maximize))
+			got = front3Buckets(values, n, KeyFlips(maximize))
 		}
 		// Both hand NaN to the sorting paths, and front3Buckets a row whose
 		// sum is NaN too; front2Small hands on an infinite first value, and
@@ -472,7 +445,7 @@ func TestFrontHeavy2(t *testing.T) {
 			spread = append(spread, 5, 5)
 		}
 	}
-	flip := keyFlips([]bool{false, false})
+	flip := KeyFlips([]bool{false, false})
 	for _, c := range []struct {
 		name   string
 		values []float64

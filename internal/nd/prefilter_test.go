@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"math/rand/v2"
@@ -31,10 +31,7 @@ func TestPreFilterGrowsItsBuffers(t *testing.T) {
 		y := (1 - x) * rng.Float64()
 		values = append(values, x, y, 1-x-y)
 	}
-	got, err := NonDominated(values, 3, []bool{false, false, false})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := frontOf(values, 3, []bool{false, false, false})
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("front (-want +got):\n%s", diff)
 	}
@@ -49,10 +46,7 @@ func TestPreFilterGrowsItsBuffers(t *testing.T) {
 		x := float64(i+1) / (plane + 1)
 		two = append(two, x, 1-x)
 	}
-	got, err = NonDominated(two, 2, []bool{false, false})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got = frontOf(two, 2, []bool{false, false})
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("two-column front (-want +got):\n%s", diff)
 	}

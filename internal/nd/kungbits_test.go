@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"cmp"

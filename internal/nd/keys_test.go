@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"cmp"
@@ -49,11 +49,11 @@ func checkKeyOrder(t interface{ Fatalf(string, ...any) }, a, b float64, maximize
 	if maximize {
 		flip = math.MaxUint64
 	}
-	if got := cmp.Compare(fastKey(a, flip), fastKey(b, flip)); got != want {
-		t.Fatalf("fastKey orders %v against %v (maximize %v) as %d, want %d", a, b, maximize, got, want)
+	if got := cmp.Compare(FastKey(a, flip), FastKey(b, flip)); got != want {
+		t.Fatalf("FastKey orders %v against %v (maximize %v) as %d, want %d", a, b, maximize, got, want)
 	}
-	if got := cmp.Compare(objectiveKey(a, maximize), objectiveKey(b, maximize)); got != want {
-		t.Fatalf("objectiveKey orders %v against %v (maximize %v) as %d, want %d", a, b, maximize, got, want)
+	if got := cmp.Compare(ObjectiveKey(a, maximize), ObjectiveKey(b, maximize)); got != want {
+		t.Fatalf("ObjectiveKey orders %v against %v (maximize %v) as %d, want %d", a, b, maximize, got, want)
 	}
 }
 
@@ -90,8 +90,8 @@ func TestKeyValueInvertsFastKey(t *testing.T) {
 			return
 		}
 		want := math.Float64bits(v + 0) // -0 comes back as +0
-		if got := math.Float64bits(keyValue(fastKey(v, 0))); got != want {
-			t.Fatalf("keyValue(fastKey(%v)) has bits %#x, want %#x", v, got, want)
+		if got := math.Float64bits(KeyValue(FastKey(v, 0))); got != want {
+			t.Fatalf("KeyValue(FastKey(%v)) has bits %#x, want %#x", v, got, want)
 		}
 	}
 	for _, v := range keyValues {

@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"math"
@@ -47,9 +47,9 @@ import (
 //
 // Before it, on data with a small front, the pre-filter's weighted knees
 // (pivotSet) have removed most rows.
-func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool) {
+func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) {
 	lex, spare := lexSort(keys, dims, m, t)
-	row := func(i int) []uint64 { r := int(lex[i].aux); return keys[r*dims : (r+1)*dims] }
+	row := func(i int) []uint64 { r := int(lex[i].Aux); return keys[r*dims : (r+1)*dims] }
 	// of[i] is the distinct row of lexicographic place i.
 	of := make([]uint32, m)
 	distinct := 0
@@ -81,23 +81,23 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 	}
 	// Rank each column but the first by a sort of the distinct rows' keys.
 	byKey := spare[:distinct]
-	buf := make([]ndRec, distinct)
+	buf := make([]Rec, distinct)
 	fenSize := 0 // distinct keys in column dims−2, which the Fenwick tree spans
 	for c := 1; c < dims; c++ {
 		u := 0
 		for i := range lex {
 			if i == 0 || of[i] != of[i-1] {
-				byKey[u] = ndRec{row(i)[c], uint64(u)}
+				byKey[u] = Rec{Key: row(i)[c], Aux: uint64(u)}
 				u++
 			}
 		}
 		sorted, _ := sortRecs(byKey, buf, t)
 		rank := int32(0)
 		for i, s := range sorted {
-			if i > 0 && s.key != sorted[i-1].key {
+			if i > 0 && s.Key != sorted[i-1].Key {
 				rank++
 			}
-			k.pts[int(s.aux)*dims+c] = rank
+			k.pts[int(s.Aux)*dims+c] = rank
 		}
 		if c == dims-2 {
 			fenSize = int(rank) + 1
@@ -114,7 +114,7 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []ndRec, keep []bool
 	k.maxima(s)
 	keep = make([]bool, m)
 	for i, r := range lex {
-		keep[r.aux] = !k.dead(of[i])
+		keep[r.Aux] = !k.dead(of[i])
 	}
 	return lex, keep
 }

@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import "math/bits"
 
@@ -34,7 +34,7 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 	// order[(c-1)*m:] lists s's places by their rank in column c, as keys
 	// rank<<16 | place, and order[(d-1)*m:] is the sort's scratch; sets
 	// holds the chunk's sets, and seen the set the walk builds.
-	u64 := grow(&k.bits64, d*m+chunk*words+words)
+	u64 := Grow(&k.bits64, d*m+chunk*words+words)
 	order, sets, seen := u64[:d*m], u64[d*m:d*m+chunk*words], u64[d*m+chunk*words:]
 	for c := 1; c < d; c++ {
 		o := order[(c-1)*m : c*m]
@@ -49,7 +49,7 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 	// The sets' non-zero words are [lo, hi). list holds the chunk's rows
 	// in the order of the column at hand, as their index in that order;
 	// ids keeps s's rows, which the result overwrites.
-	i32 := grow(&k.bits32, 2*chunk+2*m)
+	i32 := Grow(&k.bits32, 2*chunk+2*m)
 	lo, hi, list, ids := i32[:chunk], i32[chunk:2*chunk], i32[2*chunk:2*chunk+m], i32[2*chunk+m:]
 	for i, r := range s {
 		ids[i] = int32(r.id)
@@ -62,7 +62,7 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 			n := 0
 			for g, key := range o {
 				list[n] = int32(g)
-				n += oneIf(uint(int(key&0xffff)-c0) < uint(c1-c0))
+				n += OneIf(uint(int(key&0xffff)-c0) < uint(c1-c0))
 			}
 			clear(seen)
 			joined := 0 // o[:joined] are in seen
@@ -160,9 +160,9 @@ func sortRankKeys(keys, buf []uint64, rankBits int) {
 	}
 }
 
-// grow returns (*buf)[:n], reallocating it when it is shorter; the
+// Grow returns (*buf)[:n], reallocating it when it is shorter; the
 // contents are not kept.
-func grow[E any](buf *[]E, n int) []E {
+func Grow[E any](buf *[]E, n int) []E {
 	if cap(*buf) < n {
 		*buf = make([]E, n)
 	}

@@ -1,4 +1,4 @@
-package spica
+package nd
 
 import (
 	"cmp"
@@ -21,12 +21,12 @@ import (
 //
 // The front comes back in the sweep's order, first key ascending, as records
 // of the first key and the row, written over the sorted records.
-func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
+func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	f0, f1 := flip[0], flip[1]
 	rowBits := uint(bits.Len(uint(n - 1)))
 	rowMask := uint64(1)<<rowBits - 1
 	pack := func(k1 uint64, r int) uint64 { return k1&^rowMask | uint64(r) }
-	var recs []ndRec
+	var recs []Rec
 	filtered := n >= t.prefilterMin
 	if filtered {
 		// The pivot loop of pivotFilter, unrolled for two columns since it is
@@ -43,7 +43,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 			lo1 = -lo1
 		}
 		// Room for the sort's scratch comes with the survivors' records.
-		recs = make([]ndRec, 0, 2*min(n, 4096))
+		recs = make([]Rec, 0, 2*min(n, 4096))
 		stale := 0
 		probe := t.probeAt(n)
 		for r := 0; r < n; r++ {
@@ -52,7 +52,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 				break
 			}
 			v0, v1 := values[2*r], values[2*r+1]
-			k0, k1 := fastKey(v0, f0), fastKey(v1, f1)
+			k0, k1 := FastKey(v0, f0), FastKey(v1, f1)
 			dominated := false
 			for i := 0; i < len(pk) && !dominated; i += 2 {
 				p0, p1 := pk[i], pk[i+1]
@@ -62,9 +62,9 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 				continue
 			}
 			if 2*len(recs) == cap(recs) {
-				recs = append(make([]ndRec, 0, 2*growCap(len(recs), n)), recs...)
+				recs = append(make([]Rec, 0, 2*growCap(len(recs), n)), recs...)
 			}
-			recs = append(recs, ndRec{k0, pack(k1, r)})
+			recs = append(recs, Rec{Key: k0, Aux: pack(k1, r)})
 			changed := false
 			if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
 				p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
@@ -82,8 +82,8 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		}
 		f := 0
 		for j, rec := range recs {
-			k1 := fastKey(values[2*(rec.aux&rowMask)+1], f1)
-			if j >= stale || !p.dominated([]uint64{rec.key, k1}) {
+			k1 := FastKey(values[2*(rec.Aux&rowMask)+1], f1)
+			if j >= stale || !p.dominated([]uint64{rec.Key, k1}) {
 				recs[f] = rec
 				f++
 			}
@@ -96,21 +96,21 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 		if cap(recs) >= 2*n {
 			recs = recs[:n]
 		} else {
-			recs = make([]ndRec, n, 2*n)
+			recs = make([]Rec, n, 2*n)
 		}
 		for r := range recs {
-			recs[r] = ndRec{fastKey(values[2*r], f0), pack(fastKey(values[2*r+1], f1), r)}
+			recs[r] = Rec{Key: FastKey(values[2*r], f0), Aux: pack(FastKey(values[2*r+1], f1), r)}
 		}
 	}
 	m := len(recs)
-	var buf []ndRec
+	var buf []Rec
 	if cap(recs) >= 2*m {
 		buf = recs[m : 2*m]
 	} else {
-		buf = make([]ndRec, m)
+		buf = make([]Rec, m)
 	}
 	sorted, _ := sortRecs(recs, buf, t)
-	exact := func(aux uint64) uint64 { return fastKey(values[2*(aux&rowMask)+1], f1) }
+	exact := func(aux uint64) uint64 { return FastKey(values[2*(aux&rowMask)+1], f1) }
 	// less reports whether the second key of payload a is below that of b.
 	less := func(a, b uint64) bool {
 		if a>>rowBits != b>>rowBits {
@@ -123,14 +123,14 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 	// The front overwrites the records already read: count never passes i.
 	count := 0
 	keep := func(k0, aux uint64) {
-		sorted[count] = ndRec{k0, aux & rowMask}
+		sorted[count] = Rec{Key: k0, Aux: aux & rowMask}
 		count++
 	}
 	for i := 0; i < m; {
-		k0 := sorted[i].key
-		j := keyRunEnd(sorted, i)
+		k0 := sorted[i].Key
+		j := KeyRunEnd(sorted, i)
 		if j == i+1 { // the common case: no tie in the first key
-			if a := sorted[i].aux; !seen || less(a, best) {
+			if a := sorted[i].Aux; !seen || less(a, best) {
 				keep(k0, a)
 				best, seen = a, true
 			}
@@ -138,16 +138,16 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []ndRec {
 			continue
 		}
 		run := sorted[i:j]
-		runMin := run[0].aux
+		runMin := run[0].Aux
 		for _, s := range run[1:] {
-			if less(s.aux, runMin) {
-				runMin = s.aux
+			if less(s.Aux, runMin) {
+				runMin = s.Aux
 			}
 		}
 		if !seen || less(runMin, best) {
 			for _, s := range run {
-				if !less(runMin, s.aux) {
-					keep(k0, s.aux)
+				if !less(runMin, s.Aux) {
+					keep(k0, s.Aux)
 				}
 			}
 			best, seen = runMin, true
@@ -249,7 +249,7 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 	for _, r := range order {
 		v := &sv[r]
 		v0, v1 := v[0], v[1]
-		keep[r] = uint8(1 ^ (oneIf(best1 < v1) | oneIf(best1 <= v1)&oneIf(best0 < v0)))
+		keep[r] = uint8(1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0)))
 		if v1 < best1 || v1 == best1 && v0 < best0 {
 			best0, best1 = v0, v1
 		}
@@ -329,7 +329,7 @@ func (sc *front2Scratch) take(n, buckets int) (sv [][2]float64, of, start, free,
 	return sc.sv[:n], sc.of[:n], start, sc.free[:buckets+1], sc.order[:n], sc.keep[:n]
 }
 
-// flipSign is the sign that turns a value of a column with fastKey's mask
+// flipSign is the sign that turns a value of a column with FastKey's mask
 // flip into one where smaller is better: -1 for a maximized column.
 func flipSign(flip uint64) float64 {
 	if flip != 0 {
@@ -366,20 +366,27 @@ func (c rangeCut) bucket(v float64) int {
 	return c.buckets - 1
 }
 
+// LexSort is lexSort with the default tuning: the m key rows of keys, dims
+// columns each, in lexicographic order, as records of their first key and
+// key row.
+func LexSort(keys []uint64, dims, m int) (sorted, spare []Rec) {
+	return lexSort(keys, dims, m, ndDefaults)
+}
+
 // lexSort sorts the key rows lexicographically: a radix sort on the first
 // column, then a comparison sort inside each run of equal first keys, which
 // is short unless the data is degenerate.
-func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
-	recs := make([]ndRec, 2*m)
+func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []Rec) {
+	recs := make([]Rec, 2*m)
 	for j := range m {
-		recs[j] = ndRec{keys[dims*j], uint64(j)}
+		recs[j] = Rec{Key: keys[dims*j], Aux: uint64(j)}
 	}
 	sorted, spare = sortRecs(recs[:m], recs[m:], t)
 	for i := 0; i < m; {
-		j := keyRunEnd(sorted, i)
+		j := KeyRunEnd(sorted, i)
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b ndRec) int {
-				x, y := int(a.aux), int(b.aux)
+			slices.SortFunc(sorted[i:j], func(a, b Rec) int {
+				x, y := int(a.Aux), int(b.Aux)
 				return slices.Compare(keys[x*dims+1:(x+1)*dims], keys[y*dims+1:(y+1)*dims])
 			})
 		}
@@ -399,7 +406,7 @@ func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []ndRec) {
 //
 // It returns the key rows in lexicographic order (see lexSort) and keep,
 // which marks, by key row, the rows on the front.
-func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
+func front3(keys []uint64, m int, t ndTuning) (lex []Rec, keep []bool) {
 	if m <= t.small3 {
 		return front3Small(keys, m)
 	}
@@ -407,20 +414,20 @@ func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	// One gather into lexicographic order, after which the sweep reads
 	// sequentially: equal second keys have equal ranks, so a duplicate row
 	// is an equal first key, rank and third key.
-	byK1 := make([]ndRec, m)
+	byK1 := make([]Rec, m)
 	k2 := make([]uint64, m)
 	for i, s := range lex {
-		byK1[i] = ndRec{keys[3*s.aux+1], uint64(i)}
-		k2[i] = keys[3*s.aux+2]
+		byK1[i] = Rec{Key: keys[3*s.Aux+1], Aux: uint64(i)}
+		k2[i] = keys[3*s.Aux+2]
 	}
 	byK1, _ = sortRecs(byK1, spare, t)
 	rank := make([]int, m)
 	ranks := 0
 	for i, s := range byK1 {
-		if i > 0 && s.key != byK1[i-1].key {
+		if i > 0 && s.Key != byK1[i-1].Key {
 			ranks++
 		}
-		rank[s.aux] = ranks
+		rank[s.Aux] = ranks
 	}
 	ranks++
 	tree := make([]uint64, ranks+1)
@@ -434,7 +441,7 @@ func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 	for i := 0; i < m; {
 		r, z := rank[i], k2[i]
 		j := i + 1
-		for j < m && lex[j].key == lex[i].key && rank[j] == r && k2[j] == z {
+		for j < m && lex[j].Key == lex[i].Key && rank[j] == r && k2[j] == z {
 			j++
 		}
 		dominated := false
@@ -447,7 +454,7 @@ func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 		}
 		if !dominated {
 			for _, s := range lex[i:j] {
-				keep[s.aux] = true
+				keep[s.Aux] = true
 			}
 			for x := r + 1; x <= ranks; x += x & -x {
 				tree[x] = min(tree[x], z)
@@ -465,16 +472,16 @@ func front3(keys []uint64, m int, t ndTuning) (lex []ndRec, keep []bool) {
 // lexicographic order, and the staircase of the last two keys as a sorted
 // slice, searched by bisection and edited in place, O(n log n + n·s) for a
 // staircase of s steps.
-func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
-	lex = make([]ndRec, m)
+func front3Small(keys []uint64, m int) (lex []Rec, keep []bool) {
+	lex = make([]Rec, m)
 	for j := range lex {
-		lex[j] = ndRec{keys[3*j], uint64(j)}
+		lex[j] = Rec{Key: keys[3*j], Aux: uint64(j)}
 	}
-	slices.SortFunc(lex, func(a, b ndRec) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
+	slices.SortFunc(lex, func(a, b Rec) int {
+		if a.Key != b.Key {
+			return cmp.Compare(a.Key, b.Key)
 		}
-		x, y := keys[3*a.aux+1:3*a.aux+3], keys[3*b.aux+1:3*b.aux+3]
+		x, y := keys[3*a.Aux+1:3*a.Aux+3], keys[3*b.Aux+1:3*b.Aux+3]
 		if x[0] != y[0] {
 			return cmp.Compare(x[0], y[0])
 		}
@@ -488,10 +495,10 @@ func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
 	type step struct{ y, z uint64 }
 	stairs := make([]step, 0, 16)
 	for i := 0; i < m; {
-		r := 3 * lex[i].aux
+		r := 3 * lex[i].Aux
 		y, z := keys[r+1], keys[r+2]
 		j := i + 1
-		for j < m && lex[j].key == lex[i].key && keys[3*lex[j].aux+1] == y && keys[3*lex[j].aux+2] == z {
+		for j < m && lex[j].Key == lex[i].Key && keys[3*lex[j].Aux+1] == y && keys[3*lex[j].Aux+2] == z {
 			j++
 		}
 		// Of the steps with second key ≤ y, the last has the least third.
@@ -506,7 +513,7 @@ func front3Small(keys []uint64, m int) (lex []ndRec, keep []bool) {
 			continue
 		}
 		for _, s := range lex[i:j] {
-			keep[s.aux] = true
+			keep[s.Aux] = true
 		}
 		// The steps after p have greater second keys; those with third
 		// keys no better than z are beaten in both and go. (A step with
