@@ -1,6 +1,9 @@
 package spica
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // oracleBetter is the rule of the spec written straight in floats, apart from
 // the keys of internal/nd, so the two cross-check: NaN is worse than everything and
@@ -45,4 +48,11 @@ func oracleFront(values []float64, dims int, maximize []bool) []int {
 		}
 	}
 	return front
+}
+
+// sameBits reports whether a and b hold the same float64 bit patterns.
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y)
+	})
 }

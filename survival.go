@@ -3,6 +3,8 @@ package spica
 import (
 	"cmp"
 	"slices"
+
+	"github.com/spica-search/spica/internal/ndsort"
 )
 
 // SelectN returns the indices, ascending, of the best k rows of an n×dims
@@ -33,7 +35,7 @@ func SelectN(values []float64, dims int, maximize []bool, k int) ([]int, error) 
 		}
 		return all, nil
 	}
-	layer := nonDominatedLayers(values, n, dims, maximize)
+	layer := ndsort.Layers(values, n, dims, maximize)
 	// size[l] rows are in layer l; the layers below cut fit whole.
 	var size []int
 	for _, l := range layer {

@@ -1,4 +1,4 @@
-package spica
+package ndsort
 
 import (
 	"math"
