@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"sync"
@@ -28,7 +28,7 @@ type (
 var hv3SmallPool = sync.Pool{New: func() any { return new(hv3SmallScratch) }}
 
 // hv3Small is hv3 for a few rows, with nothing to set up: the same sweep
-// down the third extent (Beume et al., see [Hypervolume]), but with the
+// down the third extent (Beume et al., see [Volume]), but with the
 // staircase in a plain slice, searched by bisection and spliced by copying,
 // O(n·s) for a staircase of at most s steps. For fronts of tens to hundreds of rows that
 // is less work than ranking the rows, sizing a bit tree and sorting twice,

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"math"
@@ -26,7 +26,7 @@ import (
 // which is what makes the neighbours exact.
 //
 // This is our own formulation of the paper's algorithm in the extent space
-// of [Hypervolume] (larger is better, boxes anchored at the origin).
+// of [Volume] (larger is better, boxes anchored at the origin).
 func hv4d(pts []float64) float64 {
 	m := len(pts) / 4
 	if m == 0 {

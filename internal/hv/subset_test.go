@@ -1,8 +1,6 @@
-package spica
+package hv
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -59,34 +57,11 @@ func TestHypervolumeSubsetByHand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, vol, err := HypervolumeSubset(tt.values, len(tt.maximize), tt.maximize, tt.ref, tt.k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got, vol := subsetOf(tt.values, len(tt.maximize), tt.maximize, tt.ref, tt.k)
 			if diff := cmp.Diff(tt.want, got); diff != "" || vol != tt.vol {
 				t.Errorf("got %v, %v; want %v, %v", got, vol, tt.want, tt.vol)
 			}
 		})
-	}
-}
-
-func TestHypervolumeSubsetRejectsBadInput(t *testing.T) {
-	tests := []struct {
-		name string
-		ref  []float64
-		k    int
-		path string
-	}{
-		{"negative k", []float64{3, 3}, -1, "k"},
-		{"short ref", []float64{3}, 1, "ref"},
-		{"NaN in ref", []float64{3, math.NaN()}, 1, "ref[1]"},
-	}
-	for _, tt := range tests {
-		_, _, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, tt.ref, tt.k)
-		var e *Error
-		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
-			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
-		}
 	}
 }
 
@@ -164,10 +139,7 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 		}
 		k := rapid.IntRange(0, n+1).Draw(t, "k")
 		before := slices.Clone(values)
-		got, vol, err := HypervolumeSubset(values, 2, maximize, ref, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, vol := subsetOf(values, 2, maximize, ref, k)
 		if !sameBits(values, before) {
 			t.Fatal("values modified")
 		}
@@ -178,7 +150,7 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 		if !slices.IsSorted(got) {
 			t.Fatalf("rows %v not ascending", got)
 		}
-		if check, _ := Hypervolume(rowsOf(values, 2, got), 2, maximize, ref); check != vol {
+		if check := volumeOf(rowsOf(values, 2, got), 2, maximize, ref); check != vol {
 			t.Fatalf("returned volume %v, Hypervolume of the rows %v", vol, check)
 		}
 		best := 0.0
@@ -190,7 +162,7 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 				}
 			}
 			if len(idx) == min(k, n) {
-				v, _ := Hypervolume(rowsOf(values, 2, idx), 2, maximize, ref)
+				v := volumeOf(rowsOf(values, 2, idx), 2, maximize, ref)
 				best = max(best, v)
 			}
 		}
@@ -220,7 +192,7 @@ func lowestBestSubset(values []float64, maximize []bool, ref []float64, cands []
 		if len(idx) != k {
 			continue
 		}
-		v, _ := Hypervolume(rowsOf(values, 2, idx), 2, maximize, ref)
+		v := volumeOf(rowsOf(values, 2, idx), 2, maximize, ref)
 		if v > best || v == best && slices.Compare(idx, want) < 0 {
 			best, want = v, idx
 		}
@@ -237,10 +209,7 @@ func TestHypervolumeSubsetIsGreedyForThreeColumns(t *testing.T) {
 		values, maximize, ref := subsetInput(t, dims, 14)
 		n := len(values) / dims
 		k := rapid.IntRange(0, n+1).Draw(t, "k")
-		got, vol, err := HypervolumeSubset(values, dims, maximize, ref, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, vol := subsetOf(values, dims, maximize, ref, k)
 		cands := volumeCandidates(values, dims, maximize, ref)
 		var want []int
 		for len(want) < min(k, len(cands)) {
@@ -249,7 +218,7 @@ func TestHypervolumeSubsetIsGreedyForThreeColumns(t *testing.T) {
 				if slices.Contains(want, c) {
 					continue
 				}
-				v, _ := Hypervolume(rowsOf(values, dims, append(slices.Clone(want), c)), dims, maximize, ref)
+				v := volumeOf(rowsOf(values, dims, append(slices.Clone(want), c)), dims, maximize, ref)
 				if v > pickVol {
 					pick, pickVol = c, v
 				}
@@ -260,7 +229,7 @@ func TestHypervolumeSubsetIsGreedyForThreeColumns(t *testing.T) {
 		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b []int) bool { return slices.Equal(a, b) })); diff != "" {
 			t.Fatalf("HypervolumeSubset(k=%d) (-greedy +got):\n%s", k, diff)
 		}
-		if check, _ := Hypervolume(rowsOf(values, dims, got), dims, maximize, ref); check != vol {
+		if check := volumeOf(rowsOf(values, dims, got), dims, maximize, ref); check != vol {
 			t.Fatalf("returned volume %v, Hypervolume of the rows %v", vol, check)
 		}
 	})
@@ -277,10 +246,7 @@ func TestHypervolumeSubsetGreedyGuarantee(t *testing.T) {
 		}
 		maximize, ref := []bool{true, true, true}, []float64{0, 0, 0}
 		k := rapid.IntRange(1, n).Draw(t, "k")
-		_, vol, err := HypervolumeSubset(values, 3, maximize, ref, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, vol := subsetOf(values, 3, maximize, ref, k)
 		best := 0.0
 		for mask := 0; mask < 1<<n; mask++ {
 			var idx []int
@@ -290,7 +256,7 @@ func TestHypervolumeSubsetGreedyGuarantee(t *testing.T) {
 				}
 			}
 			if len(idx) == k {
-				v, _ := Hypervolume(rowsOf(values, 3, idx), 3, maximize, ref)
+				v := volumeOf(rowsOf(values, 3, idx), 3, maximize, ref)
 				best = max(best, v)
 			}
 		}
@@ -298,23 +264,6 @@ func TestHypervolumeSubsetGreedyGuarantee(t *testing.T) {
 			t.Fatalf("greedy volume %v, best %v", vol, best)
 		}
 	})
-}
-
-// BenchmarkHypervolumeSubset times k = 10 of 1e4 rows on a line (every row
-// a candidate) beside one Hypervolume of the same rows.
-func BenchmarkHypervolumeSubset(b *testing.B) {
-	for _, c := range []struct {
-		shape string
-		d, n  int
-	}{{"line", 2, 1e4}, {"sphere", 3, 1e4}} {
-		values := benchMatrix(c.shape, c.n, c.d)
-		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
-		name := fmt.Sprintf("shape=%s/d=%d/n=1e4", c.shape, c.d)
-		benchAgainstHypervolume(b, name, "subset/k=10", func() error {
-			_, _, err := HypervolumeSubset(values, c.d, maximize, ref, 10)
-			return err
-		}, values, c.d, maximize, ref)
-	}
 }
 
 // quadraticSubset2 is the best volume of k of two-column rows by the plain
@@ -376,10 +325,7 @@ func TestHypervolumeSubsetMatchesQuadraticProgram(t *testing.T) {
 			}
 		}
 		k := rapid.IntRange(1, n).Draw(t, "k")
-		_, vol, err := HypervolumeSubset(values, 2, maximize, ref, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, vol := subsetOf(values, 2, maximize, ref, k)
 		if want := quadraticSubset2(values, maximize, ref, k); !within12(vol, want) {
 			t.Fatalf("volume %v, quadratic program %v", vol, want)
 		}
@@ -408,10 +354,7 @@ func TestHypervolumeSubsetTiesOnLatticeFronts(t *testing.T) {
 		}
 		maximize, ref := []bool{true, true}, []float64{0, 0}
 		k := rapid.IntRange(1, len(xs)).Draw(t, "k")
-		got, vol, err := HypervolumeSubset(values, 2, maximize, ref, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, vol := subsetOf(values, 2, maximize, ref, k)
 		cands := volumeCandidates(values, 2, maximize, ref)
 		want := lowestBestSubset(values, maximize, ref, cands, k)
 		if !slices.Equal(got, want) {

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"cmp"
@@ -7,59 +7,6 @@ import (
 
 	"github.com/spica-search/spica/internal/nd"
 )
-
-// HypervolumeHistory returns, for each i, the [Hypervolume] of rows 0..i of
-// an n×dims row-major matrix against the reference point ref: the
-// convergence curve of a search whose rows are in evaluation order, as
-// Optuna's plot_hypervolume_history draws it. The curve never decreases; each
-// entry equals a separate Hypervolume call on that prefix up to rounding
-// (within 1e-12 relative in the tests), and once a row with an infinite
-// extent inside the box arrives every later entry is +Inf.
-//
-// It is incremental: each row adds the volume it covers beyond the rows
-// before it. One column costs O(n); two cost O(n log n) in all (a staircase
-// over the rows' ranks in the first column, kept in a 64-ary bit tree).
-// With three columns a row is measured against its neighbours on the
-// current front, found in a k-d tree over all rows built once (all rows are
-// known in advance): about O(log n) per row plus its neighbours on the
-// fronts of search-like and of evenly spread data (1e5 rows of a sphere,
-// every one on the front, take 16 to 20 Hypervolume calls; rows most of
-// which are dominated, under one), but O(n) per row in the worst case.
-// No O(n log n) bound is claimed for three columns: it would, integrated
-// over a fourth column, give an O(n log n) four-dimensional hypervolume,
-// better than any known (O(n²), Guerreiro and Fonseca, CCCG 2012;
-// O(n^(4/3) polylog n), Chan, FOCS 2013). With four or more columns a row
-// entering the front costs WFG's exclusive volume against it (see
-// [Hypervolume]).
-//
-// Errors are those of [Hypervolume]. An empty matrix gives an empty,
-// non-nil slice. values, maximize and ref are not modified.
-func HypervolumeHistory(values []float64, dims int, maximize []bool, ref []float64) ([]float64, error) {
-	n, err := checkHypervolume(values, dims, maximize, ref)
-	if err != nil {
-		return nil, err
-	}
-	var out []float64
-	if dims == 2 {
-		out = history2(values, n, maximize, ref)
-	} else {
-		out = historyPlain(values, n, dims, maximize, ref)
-	}
-	if n > 0 && math.IsInf(out[n-1], 1) {
-		// An infinite value, or an overflow that Hypervolume survives by
-		// rescaling: from the first +Inf on, measure again the way it does.
-		again := historyRescaled(values, n, dims, maximize, ref)
-		for i := range out {
-			if math.IsInf(out[i], 1) {
-				out[i] = again[i]
-				if i > 0 {
-					out[i] = max(out[i], out[i-1])
-				}
-			}
-		}
-	}
-	return out, nil
-}
 
 // historyPlain is HypervolumeHistory for 1 or 3+ columns on the extents as
 // they come.
@@ -100,7 +47,7 @@ func historyPlain(values []float64, n, dims int, maximize []bool, ref []float64)
 }
 
 // historyRescaled is HypervolumeHistory once the plain computation reached
-// +Inf, the way [Hypervolume] recovers (see hvRescaled): an extent that
+// +Inf, the way [Volume] recovers (see hvRescaled): an extent that
 // overflowed between two finite numbers is taken as twice the difference of
 // the halves, each column is scaled by the power of two that brings its
 // largest extent into [1/2, 1), exactly, and the curve of the scaled rows is
@@ -172,7 +119,7 @@ rows:
 				// Scaled for rows still to come, the prefix lost its
 				// digits: measure it on its own (only data spanning more
 				// than 2^1000 in a column gets here).
-				v, _ = Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+				v = Volume(values[:(i+1)*dims], i+1, dims, maximize, ref)
 			} else {
 				v = math.Ldexp(v, scale)
 			}
@@ -759,4 +706,29 @@ func (s *clipStairs) add(a, b float64) bool {
 	s.y = slices.Replace(s.y, j+1, end, b)
 	s.free = max(s.free-gain, 0)
 	return false
+}
+
+// History is the hypervolume of rows 0..i of a valid n×dims matrix for each
+// i, by the rules of the root's HypervolumeHistory.
+func History(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	var out []float64
+	if dims == 2 {
+		out = history2(values, n, maximize, ref)
+	} else {
+		out = historyPlain(values, n, dims, maximize, ref)
+	}
+	if n > 0 && math.IsInf(out[n-1], 1) {
+		// An infinite value, or an overflow that Hypervolume survives by
+		// rescaling: from the first +Inf on, measure again the way it does.
+		again := historyRescaled(values, n, dims, maximize, ref)
+		for i := range out {
+			if math.IsInf(out[i], 1) {
+				out[i] = again[i]
+				if i > 0 {
+					out[i] = max(out[i], out[i-1])
+				}
+			}
+		}
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"math"
@@ -14,16 +14,13 @@ import (
 func TestHypervolumeOfTheFrontIsTheVolume(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		values, dims, maximize, ref := hvInput(t, 5, 12, true)
-		front, err := NonDominated(values, dims, maximize)
-		if err != nil {
-			t.Fatal(err)
-		}
+		front := frontOf(values, dims, maximize)
 		var rows []float64
 		for _, i := range front {
 			rows = append(rows, values[i*dims:(i+1)*dims]...)
 		}
-		all, _ := Hypervolume(values, dims, maximize, ref)
-		nd, _ := Hypervolume(rows, dims, maximize, ref)
+		all := volumeOf(values, dims, maximize, ref)
+		nd := volumeOf(rows, dims, maximize, ref)
 		if all != nd {
 			t.Fatalf("HV(all rows) = %v, HV(non-dominated rows %v) = %v", all, front, nd)
 		}
@@ -55,8 +52,8 @@ func TestHypervolumeIgnoresADominatedRow(t *testing.T) {
 		}
 		at := rapid.IntRange(0, n).Draw(t, "at")
 		more := append(append(append([]float64{}, values[:at*dims]...), worse...), values[at*dims:]...)
-		before, _ := Hypervolume(values, dims, maximize, ref)
-		after, _ := Hypervolume(more, dims, maximize, ref)
+		before := volumeOf(values, dims, maximize, ref)
+		after := volumeOf(more, dims, maximize, ref)
 		if before != after {
 			t.Fatalf("adding %v, dominated by row %d, changed the volume from %v to %v", worse, r, before, after)
 		}
@@ -83,15 +80,15 @@ func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
 			scaled[i] = math.Ldexp(scaled[i], k)
 		}
 		sref[c] = math.Ldexp(sref[c], k)
-		v, _ := Hypervolume(values, dims, maximize, ref)
-		sv, _ := Hypervolume(scaled, dims, maximize, sref)
+		v := volumeOf(values, dims, maximize, ref)
+		sv := volumeOf(scaled, dims, maximize, sref)
 		// tiny reports a result that may have lost digits to subnormals.
 		tiny := func(a, b float64) bool { return min(a, b) < math.Ldexp(1, -960) }
 		if math.Ldexp(v, k) != sv && !tiny(v, sv) {
 			t.Fatalf("HV %v, with column %d scaled by 2^%d: %v, want %v", v, c, k, sv, math.Ldexp(v, k))
 		}
-		shares, _ := HypervolumeContributions(values, dims, maximize, ref)
-		scaledShares, _ := HypervolumeContributions(scaled, dims, maximize, sref)
+		shares := sharesOf(values, dims, maximize, ref)
+		scaledShares := sharesOf(scaled, dims, maximize, sref)
 		for i, s := range shares {
 			if math.Ldexp(s, k) != scaledShares[i] && !tiny(s, scaledShares[i]) {
 				t.Fatalf("row %d: share %v, with column %d scaled by 2^%d: %v", i, s, c, k, scaledShares[i])

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"cmp"
@@ -7,55 +7,6 @@ import (
 
 	"github.com/spica-search/spica/internal/nd"
 )
-
-// HypervolumeContributions returns, for each row, the volume [Hypervolume]
-// loses when that row alone is removed: the measure of the region that row
-// dominates and no other row does. Dominated rows, rows outside the
-// reference box, NaN rows and rows with an exact duplicate get 0. Where
-// infinities are involved the same definition holds and the answer is never
-// NaN: a row gets +Inf exactly when the region only it dominates is
-// unbounded (so the only row with infinite extent gets +Inf, while two rows
-// with infinite extent in different columns each get +Inf, and a finite row
-// beside them keeps its finite share).
-//
-// Each share is computed directly, never as the difference of two totals,
-// with every gap taken between two coordinates: with one or two columns it
-// is within a few ulps of the exact value; the tests hold three columns to
-// 1e-10 relative of the exact value and more to 1e-9. A share too large for a float64 is +Inf; one that fits although
-// a gap or a partial product overflows is rescaled as in [Hypervolume] and
-// finite, with the same exception for shares lost among subnormals.
-//
-// It costs O(n) after a radix sort for one or two columns, O(n log n) for
-// three, and for more one WFG exclusive volume per row. Algorithms: the
-// three-column sweep extends Emmerich and Fonseca (EMO 2011) to rows that
-// dominate others; WFG is that of While et al. (IEEE TEVC 2012).
-//
-// Errors are those of [Hypervolume]. An empty matrix gives an empty, non-nil
-// slice. values, maximize and ref are not modified.
-func HypervolumeContributions(values []float64, dims int, maximize []bool, ref []float64) ([]float64, error) {
-	n, err := checkHypervolume(values, dims, maximize, ref)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, n)
-	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
-		contributions3Small(values, maximize, ref, out)
-		if !slices.ContainsFunc(out, isPosInf) {
-			return out, nil
-		}
-		clear(out) // and measure again below, to rescale
-	}
-	origin := make([]float64, max(dims, 2))
-	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
-	share := contributionsOf(pts, origin, dims)
-	if slices.ContainsFunc(share, isPosInf) {
-		rescaleShares(share, pts, origin, dims)
-	}
-	for i, r := range rows {
-		out[r] = share[i]
-	}
-	return out, nil
-}
 
 // contributionsOf runs the kernel for dims columns on rows in oriented
 // coordinates (see orientedRows): for three columns contributions3Small up
@@ -87,7 +38,7 @@ func isPosInf(s float64) bool { return math.IsInf(s, 1) }
 // share (·1e-300) fits. Scaling by a power of two is exact while the scaled
 // coordinate stays normal, so the gaps keep their one rounding; a scaled
 // share under 2^-960 has lost digits to subnormals and stays +Inf, as
-// [Hypervolume] stays +Inf then. A share that is truly unbounded (an
+// [Volume] stays +Inf then. A share that is truly unbounded (an
 // infinite coordinate) or beyond MaxFloat64 stays +Inf.
 func rescaleShares(share, pts, origin []float64, dims int) {
 	width := len(origin)
@@ -618,6 +569,29 @@ func contributionsInfinite(pts []float64, dims int) []float64 {
 				out[rows[k]] = math.Inf(1)
 			}
 		}
+	}
+	return out
+}
+
+// Contributions is each row's exclusive hypervolume contribution in a valid
+// n×dims matrix, by the rules of the root's HypervolumeContributions.
+func Contributions(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	out := make([]float64, n)
+	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+		contributions3Small(values, maximize, ref, out)
+		if !slices.ContainsFunc(out, isPosInf) {
+			return out
+		}
+		clear(out) // and measure again below, to rescale
+	}
+	origin := make([]float64, max(dims, 2))
+	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
+	share := contributionsOf(pts, origin, dims)
+	if slices.ContainsFunc(share, isPosInf) {
+		rescaleShares(share, pts, origin, dims)
+	}
+	for i, r := range rows {
+		out[r] = share[i]
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import "testing"
 

@@ -1,8 +1,6 @@
-package spica
+package hv
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -82,36 +80,11 @@ func TestHypervolumeHistoryByHand(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := HypervolumeHistory(tt.values, len(tt.maximize), tt.maximize, tt.ref)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := historyOf(tt.values, len(tt.maximize), tt.maximize, tt.ref)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("HypervolumeHistory (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestHypervolumeHistoryRejectsBadInput(t *testing.T) {
-	tests := []struct {
-		name     string
-		values   []float64
-		maximize []bool
-		ref      []float64
-		path     string
-	}{
-		{"ragged matrix", []float64{1, 2, 3}, []bool{false, false}, []float64{4, 4}, "values"},
-		{"directions of the wrong length", []float64{1, 2}, []bool{false}, []float64{4, 4}, "maximize"},
-		{"short ref", []float64{1, 2}, []bool{false, false}, []float64{4}, "ref"},
-		{"infinite ref", []float64{1, 2}, []bool{false, false}, []float64{math.Inf(1), 4}, "ref[0]"},
-	}
-	for _, tt := range tests {
-		_, err := HypervolumeHistory(tt.values, 2, tt.maximize, tt.ref)
-		var e *Error
-		if !errors.Is(err, ErrInvalidMatrix) || !errors.As(err, &e) || e.Path != tt.path {
-			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
-		}
 	}
 }
 
@@ -147,10 +120,7 @@ func TestHypervolumeHistoryMatchesPrefixVolumes(t *testing.T) {
 			values[rapid.IntRange(0, len(values)-1).Draw(t, "at")] = math.Inf(rapid.SampledFrom([]int{-1, 1}).Draw(t, "sign"))
 		}
 		before := slices.Clone(values)
-		got, err := HypervolumeHistory(values, dims, maximize, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := historyOf(values, dims, maximize, ref)
 		if !sameBits(values, before) {
 			t.Fatal("values modified")
 		}
@@ -158,10 +128,7 @@ func TestHypervolumeHistoryMatchesPrefixVolumes(t *testing.T) {
 			t.Fatalf("len = %d, want %d", len(got), n)
 		}
 		for i := range n {
-			want, err := Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := volumeOf(values[:(i+1)*dims], dims, maximize, ref)
 			if !within12(got[i], want) {
 				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
 			}
@@ -179,35 +146,13 @@ func TestHypervolumeHistoryLargeInputs(t *testing.T) {
 	}{{"line", 2, 3000}, {"uniform", 2, 3000}, {"uniform", 3, 3000}, {"sphere", 3, 400}, {"uniform", 4, 500}} {
 		values := benchMatrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
-		got, err := HypervolumeHistory(values, c.d, maximize, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := historyOf(values, c.d, maximize, ref)
 		for _, i := range []int{0, c.n / 3, c.n - 1} {
-			want, _ := Hypervolume(values[:(i+1)*c.d], c.d, maximize, ref)
+			want := volumeOf(values[:(i+1)*c.d], c.d, maximize, ref)
 			if !within12(got[i], want) {
 				t.Errorf("%s d=%d: history[%d] = %v, want %v", c.shape, c.d, i, got[i], want)
 			}
 		}
-	}
-}
-
-// BenchmarkHypervolumeHistory times the curve beside one Hypervolume of the
-// same rows (minimized, reference point 1 in every column): on "line" and
-// "sphere" every row is on the front, on "uniform" most rows are dominated
-// by earlier ones, as in a search.
-func BenchmarkHypervolumeHistory(b *testing.B) {
-	for _, c := range []struct {
-		shape string
-		d, n  int
-	}{{"line", 2, 1e5}, {"uniform", 2, 1e5}, {"uniform", 3, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}} {
-		values := benchMatrix(c.shape, c.n, c.d)
-		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
-		name := fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.d, int(math.Round(math.Log10(float64(c.n)))))
-		benchAgainstHypervolume(b, name, "history", func() error {
-			_, err := HypervolumeHistory(values, c.d, maximize, ref)
-			return err
-		}, values, c.d, maximize, ref)
 	}
 }
 
@@ -245,17 +190,14 @@ func TestHypervolumeHistoryThreeColumnsAtScale(t *testing.T) {
 				ref[c] = -1
 			}
 		}
-		got, err := HypervolumeHistory(values, 3, maximize, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := historyOf(values, 3, maximize, ref)
 		for i := 0; i < n; i += 1 + i/8 {
-			want, _ := Hypervolume(values[:3*(i+1)], 3, maximize, ref)
+			want := volumeOf(values[:3*(i+1)], 3, maximize, ref)
 			if !within12(got[i], want) {
 				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
 			}
 		}
-		if want, _ := Hypervolume(values, 3, maximize, ref); !within12(got[n-1], want) {
+		if want := volumeOf(values, 3, maximize, ref); !within12(got[n-1], want) {
 			t.Fatalf("history[%d] = %v, Hypervolume = %v", n-1, got[n-1], want)
 		}
 	})
@@ -278,12 +220,9 @@ func TestHypervolumeHistoryOverflow(t *testing.T) {
 		for j := range ref {
 			ref[j] = rapid.SampledFrom([]float64{-math.MaxFloat64, math.MaxFloat64, 0, 1e200, -1e200}).Draw(t, "ref")
 		}
-		got, err := HypervolumeHistory(values, dims, maximize, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := historyOf(values, dims, maximize, ref)
 		for i := range n {
-			want, _ := Hypervolume(values[:(i+1)*dims], dims, maximize, ref)
+			want := volumeOf(values[:(i+1)*dims], dims, maximize, ref)
 			if !within12(got[i], want) {
 				t.Fatalf("history[%d] = %v, Hypervolume of rows 0..%d = %v", i, got[i], i, want)
 			}

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import (
 	"container/heap"
@@ -7,94 +7,6 @@ import (
 
 	"github.com/spica-search/spica/internal/nd"
 )
-
-// HypervolumeSubset returns k rows of an n×dims row-major matrix, as
-// ascending indices, whose [Hypervolume] against ref is as large as it can
-// find, and that hypervolume: "deploy these k configurations", the k that
-// cover the trade-off best. Only the rows that add volume are candidates:
-// rows strictly better than ref in every column that no other row dominates,
-// one per set of equal rows (the lowest index). When k is at least their
-// number, all of them are returned.
-//
-//   - 1 or 2 columns: the answer is exact, by the dynamic program of
-//     K. Bringmann, T. Friedrich, P. Klitzke, "Two-dimensional subset
-//     selection for hypervolume and epsilon-indicator", GECCO 2014, in
-//     O(n log n + k·m) time and O(k·m) memory for m candidates. Among
-//     subsets of equal volume it returns the lowest: the one whose
-//     ascending indices come first in lexicographic order, at O(k log k)
-//     for each tie settled on the way. (Equal means equal as computed,
-//     which on fractional data may differ from the exact areas in the
-//     last bit.)
-//   - 3 or more columns: exact selection is NP-hard, so rows are chosen
-//     greedily, each time the one adding the most volume to those already
-//     chosen, ties toward the lower index. The hypervolume is monotone and
-//     submodular, so the result has at least (1 − 1/e) ≈ 63% of the best
-//     possible volume (G. L. Nemhauser, L. A. Wolsey, M. L. Fisher, "An
-//     analysis of approximations for maximizing submodular set functions",
-//     Math. Program. 14, 1978; for the hypervolume, A. P. Guerreiro,
-//     C. M. Fonseca, L. Paquete, "Greedy hypervolume subset selection in low
-//     dimensions", Evol. Comput. 24(3), 2016). Gains are re-measured lazily,
-//     as submodularity allows: each step costs a few exclusive-volume
-//     computations against the rows chosen so far, O(k log k) each with
-//     three columns.
-//
-// When a candidate has an infinite extent every subset holding one has
-// volume +Inf: the answer is the lowest-indexed candidates, with the first
-// infinite one in place of the last if none is among them. An extent that
-// overflows (values near ±MaxFloat64) is taken as infinite for the choice,
-// though the volume returned is Hypervolume's, which may then be finite.
-//
-// k < 0 is an error wrapping [ErrInvalidMatrix] with Path "k"; the other
-// errors are those of [Hypervolume]. values, maximize and ref are not
-// modified.
-func HypervolumeSubset(values []float64, dims int, maximize []bool, ref []float64, k int) ([]int, float64, error) {
-	n, err := checkHypervolume(values, dims, maximize, ref)
-	if err != nil {
-		return nil, 0, err
-	}
-	if k < 0 {
-		return nil, 0, errorf(ErrInvalidMatrix, "k", "is %d, want a count >= 0", k)
-	}
-	pts, rows := subsetCandidates(values, n, dims, maximize, ref)
-	m := len(rows)
-	var chosen []int // positions in rows
-	switch {
-	case k >= m:
-		chosen = make([]int, m)
-		for p := range chosen {
-			chosen[p] = p
-		}
-	case k == 0:
-	case hasInf(pts):
-		chosen = make([]int, k)
-		for p := range chosen {
-			chosen[p] = p
-		}
-		first := -1
-		for p := range m {
-			if hasInf(pts[p*dims : (p+1)*dims]) {
-				first = p
-				break
-			}
-		}
-		if first >= k {
-			chosen[k-1] = first
-		}
-	case dims == 2:
-		chosen = subset2(pts, k)
-	default:
-		chosen = subsetGreedy(pts, dims, k)
-	}
-	out := make([]int, len(chosen))
-	sub := make([]float64, 0, len(chosen)*dims)
-	slices.Sort(chosen)
-	for i, p := range chosen {
-		out[i] = rows[p]
-		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
-	}
-	vol, err := Hypervolume(sub, dims, maximize, ref)
-	return out, vol, err
-}
 
 // subsetCandidates returns the extents and indices, ascending, of the rows
 // that add volume: inside the reference box, non-dominated, the first of
@@ -298,4 +210,48 @@ func (h *gainHeap) Pop() any {
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return e
+}
+
+// Subset chooses at most k ≥ 0 rows of a valid n×dims matrix whose
+// hypervolume is as large as it can find, by the rules of the root's
+// HypervolumeSubset, and returns them ascending with their volume.
+func Subset(values []float64, n, dims int, maximize []bool, ref []float64, k int) ([]int, float64) {
+	pts, rows := subsetCandidates(values, n, dims, maximize, ref)
+	m := len(rows)
+	var chosen []int // positions in rows
+	switch {
+	case k >= m:
+		chosen = make([]int, m)
+		for p := range chosen {
+			chosen[p] = p
+		}
+	case k == 0:
+	case hasInf(pts):
+		chosen = make([]int, k)
+		for p := range chosen {
+			chosen[p] = p
+		}
+		first := -1
+		for p := range m {
+			if hasInf(pts[p*dims : (p+1)*dims]) {
+				first = p
+				break
+			}
+		}
+		if first >= k {
+			chosen[k-1] = first
+		}
+	case dims == 2:
+		chosen = subset2(pts, k)
+	default:
+		chosen = subsetGreedy(pts, dims, k)
+	}
+	out := make([]int, len(chosen))
+	sub := make([]float64, 0, len(chosen)*dims)
+	slices.Sort(chosen)
+	for i, p := range chosen {
+		out[i] = rows[p]
+		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
+	}
+	return out, Volume(sub, len(out), dims, maximize, ref)
 }

@@ -1,4 +1,4 @@
-package spica
+package hv
 
 import "github.com/spica-search/spica/internal/nd"
 
