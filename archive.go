@@ -24,7 +24,7 @@ type ParetoArchive struct {
 
 type archiveEntry struct {
 	c    Candidate
-	keys []uint64 // one per objective; smaller is better (objectiveKey)
+	keys []uint64 // one per objective; smaller is better (nd.ObjectiveKey)
 	x    float64  // the last objective's raw value, for the front's order
 	seq  uint64   // order of addition, for ties in the front's order
 }

@@ -16,7 +16,7 @@ type Bound struct {
 
 // boundFilter is the one bound rule of BestSubjectTo and SubjectTo: each
 // bound's direction and limit as a key (smaller is better; see
-// objectiveKey), found once for all candidates.
+// nd.ObjectiveKey), found once for all candidates.
 type boundFilter []boundLimit
 
 type boundLimit struct {

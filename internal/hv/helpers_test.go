@@ -42,14 +42,6 @@ func sameBits(a, b []float64) bool {
 	})
 }
 
-// worse is the worse of a and b in a column's direction.
-func worse(a, b float64, maximize bool) float64 {
-	if maximize {
-		return min(a, b)
-	}
-	return max(a, b)
-}
-
 // compareFloat orders numbers ascending.
 func compareFloat(a, b float64) int {
 	switch {

@@ -636,7 +636,7 @@ func sortClips(clips [][3]uint64) {
 // order as the values do, and below 2⁶³, so that the difference of two of
 // them, as a signed number, is negative exactly when the first is smaller:
 // the k-d search tests a clip against another with one sign, as
-// frontKung's coveredIn does with ranks, and takes minima without the NaN
+// nd's frontKung (coveredIn) does with ranks, and takes minima without the NaN
 // handling of float min.
 func bitsOf(p [3]float64) [3]uint64 {
 	return [3]uint64{math.Float64bits(p[0]), math.Float64bits(p[1]), math.Float64bits(p[2])}

@@ -75,12 +75,12 @@ func sweepOrder(pts []float64) (x, y []float64, row []int, byZ []nd.Rec) {
 		i := int(e.Aux)
 		row[r] = i
 		x[r], y[r] = pts[3*i], pts[3*i+1]
-		z[r] = nd.Rec{Key: nd.FastKey(pts[3*i+2], 0), Aux: uint64(r)} // keyValue decodes it
+		z[r] = nd.Rec{Key: nd.FastKey(pts[3*i+2], 0), Aux: uint64(r)} // nd.KeyValue decodes it
 	}
 	return x, y, row, sortRanks(z, buf)
 }
 
-// sortRanks is sortStable by radix sort at every size: with a few dozen
+// sortRanks is nd.SortStable by radix sort at every size: with a few dozen
 // records, as the sweeps of small fronts have, a comparison sort through a
 // function value costs twice the buckets (76 records: 6.2 against 2.4 µs).
 func sortRanks(recs, buf []nd.Rec) []nd.Rec {

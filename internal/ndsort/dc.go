@@ -458,7 +458,7 @@ func (s *dcSorter) bestCut(A, B []int32, k int, top, t uint64) dcCut {
 var dcSample = 63
 
 // selectKey returns the value of rank r in vals (0-based), reordering vals
-// (see selectNth).
+// (see nd.SelectNth).
 func selectKey(vals []uint64, r int) uint64 {
 	nd.SelectNth(vals, r, func(v uint64) uint64 { return v })
 	return vals[r]

@@ -37,7 +37,7 @@ import (
 //     hundred steps, so an insertion also moves up to a block's steps and
 //     the block list: O(n·(b + n/b)) words for blocks of b steps in the
 //     worst case, a small share of the time below millions of rows.
-//   - Four or more columns: layer 0 by the front engine ([NonDominated]),
+//   - Four or more columns: layer 0 by the front engine (nd.Front),
 //     then divide and conquer over the keys of the other rows
 //     (sortLayersDC), O(n log^(d−1) n). The divide and conquer replaced
 //     ENS-BS behind a peel of large layers by the front engine, whose scan
