@@ -19,9 +19,9 @@
 //   - d = 1: one pass for the best key, O(n).
 //   - d = 2: a sort and one sweep, O(n) after the radix sort, or a counting
 //     sort over buckets of the first column for pools of a few thousand
-//     rows (sweeps.go).
+//     rows (sweep2.go).
 //   - d = 3: a lexicographic sort and a sweep over a prefix-minimum Fenwick
-//     tree, O(n log n) (sweeps.go).
+//     tree, O(n log n) (sweep3.go).
 //   - d ≥ 4: the divide and conquer of Kung, Luccio and Preparata in
 //     Bentley's form, in rank space, O(n log^(d−2) n), with a dimension sweep
 //     for the last three columns (kung.go); halves of up to 8192 rows are

@@ -1,0 +1,366 @@
+package nd
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// front2 is the two-column front, the planar case of Kung, Luccio and
+// Preparata (JACM 1975): one sweep after the sort. Within a run of equal
+// first keys only the rows holding the run's least second key can survive;
+// they do when that key beats every second key of a strictly better first
+// key.
+//
+// A record's payload packs the row into its low bits and as much of the
+// second key as fits above them, so the sweep reads the records in order and
+// looks a second key up in values only when two prefixes tie, which on
+// continuous data with a million rows (44 bits of prefix) is rare.
+//
+// The front comes back in the sweep's order, first key ascending, as records
+// of the first key and the row, written over the sorted records.
+func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
+	f0, f1 := flip[0], flip[1]
+	rowBits := uint(bits.Len(uint(n - 1)))
+	rowMask := uint64(1)<<rowBits - 1
+	pack := func(k1 uint64, r int) uint64 { return k1&^rowMask | uint64(r) }
+	var recs []Rec
+	filtered := n >= t.prefilterMin
+	if filtered {
+		// The pivot loop of pivotFilter, unrolled for two columns since it is
+		// most of the cost when little survives.
+		p := newPivotSet(values, n, 2, flip)
+		pk := p.keys
+		lo0, lo1, sc0, sc1 := p.lo[0], p.lo[1], p.scale[0], p.scale[1]
+		if f0 != 0 {
+			sc0 = -sc0 // score -v as (v - -lo)·-scale
+			lo0 = -lo0
+		}
+		if f1 != 0 {
+			sc1 = -sc1
+			lo1 = -lo1
+		}
+		// Room for the sort's scratch comes with the survivors' records.
+		recs = make([]Rec, 0, 2*min(n, 4096))
+		stale := 0
+		probe := t.probeAt(n)
+		for r := 0; r < n; r++ {
+			if r == probe && 2*len(recs) > r { // as in pivotFilter
+				filtered = false
+				break
+			}
+			v0, v1 := values[2*r], values[2*r+1]
+			k0, k1 := FastKey(v0, f0), FastKey(v1, f1)
+			dominated := false
+			for i := 0; i < len(pk) && !dominated; i += 2 {
+				p0, p1 := pk[i], pk[i+1]
+				dominated = p0 <= k0 && p1 <= k1 && (p0 < k0 || p1 < k1)
+			}
+			if dominated {
+				continue
+			}
+			if 2*len(recs) == cap(recs) {
+				recs = append(make([]Rec, 0, 2*growCap(len(recs), n)), recs...)
+			}
+			recs = append(recs, Rec{Key: k0, Aux: pack(k1, r)})
+			changed := false
+			if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
+				p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
+			}
+			// A column's lexicographic best is on the front.
+			if k0 < pk[2] || k0 == pk[2] && k1 < pk[3] {
+				pk[2], pk[3], changed = k0, k1, true
+			}
+			if k1 < pk[5] || k1 == pk[5] && k0 < pk[4] {
+				pk[4], pk[5], changed = k0, k1, true
+			}
+			if changed {
+				stale = len(recs)
+			}
+		}
+		f := 0
+		for j, rec := range recs {
+			k1 := FastKey(values[2*(rec.Aux&rowMask)+1], f1)
+			if j >= stale || !p.dominated([]uint64{rec.Key, k1}) {
+				recs[f] = rec
+				f++
+			}
+		}
+		recs = recs[:f]
+	}
+	if !filtered {
+		// A pre-filter that stood down leaves its buffer, big enough for
+		// the records and the sort's scratch when n is small.
+		if cap(recs) >= 2*n {
+			recs = recs[:n]
+		} else {
+			recs = make([]Rec, n, 2*n)
+		}
+		for r := range recs {
+			recs[r] = Rec{Key: FastKey(values[2*r], f0), Aux: pack(FastKey(values[2*r+1], f1), r)}
+		}
+	}
+	m := len(recs)
+	var buf []Rec
+	if cap(recs) >= 2*m {
+		buf = recs[m : 2*m]
+	} else {
+		buf = make([]Rec, m)
+	}
+	sorted, _ := sortRecs(recs, buf, t)
+	exact := func(aux uint64) uint64 { return FastKey(values[2*(aux&rowMask)+1], f1) }
+	// less reports whether the second key of payload a is below that of b.
+	less := func(a, b uint64) bool {
+		if a>>rowBits != b>>rowBits {
+			return a>>rowBits < b>>rowBits
+		}
+		return exact(a) < exact(b)
+	}
+	var best uint64 // the payload of a row with the best second key so far
+	seen := false
+	// The front overwrites the records already read: count never passes i.
+	count := 0
+	keep := func(k0, aux uint64) {
+		sorted[count] = Rec{Key: k0, Aux: aux & rowMask}
+		count++
+	}
+	for i := 0; i < m; {
+		k0 := sorted[i].Key
+		j := KeyRunEnd(sorted, i)
+		if j == i+1 { // the common case: no tie in the first key
+			if a := sorted[i].Aux; !seen || less(a, best) {
+				keep(k0, a)
+				best, seen = a, true
+			}
+			i = j
+			continue
+		}
+		run := sorted[i:j]
+		runMin := run[0].Aux
+		for _, s := range run[1:] {
+			if less(s.Aux, runMin) {
+				runMin = s.Aux
+			}
+		}
+		if !seen || less(runMin, best) {
+			for _, s := range run {
+				if !less(runMin, s.Aux) {
+					keep(k0, s.Aux)
+				}
+			}
+			best, seen = runMin, true
+		}
+		i = j
+	}
+	return sorted[:count]
+}
+
+// front2Small is the two-column front of a pool of at most a few thousand
+// rows, in ascending row order, or nil when it does not apply; it needs no
+// sort of the whole pool. It works on the values themselves, negated in a
+// maximized column, and so gives up (nil) on a NaN, an infinite first
+// value, a range that overflows, or a second column holding both +Inf and
+// -Inf, for the sorting path front2.
+//
+// The range of the first column is cut into 2n equal buckets (rangeCut),
+// so an earlier bucket holds only smaller first values and equal values
+// share one. A counting sort by bucket then orders the rows
+// lexicographically: each row is inserted among the rows already in its
+// bucket, a row or two on values that spread over their range, and a
+// bucket of more than crowd rows is sorted instead, so that the worst case
+// stays O(n log n). The sweep of front2 follows: a row is dominated iff an
+// earlier one has a smaller second value, or an equal one and a smaller
+// first value. Which rows survive is a coin toss on most data, so the
+// sweep marks them by flags rather than branching.
+//
+// The cost is five short passes over the rows and one over the buckets,
+// with no allocation but the result's (the rest is pooled): on a thousand
+// rows of a line, all on the front, about 129 instructions a row under
+// cachegrind. n must be below 1<<15, so that rows and buckets fit in 16
+// bits.
+func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
+	s0, s1 := flipSign(flip[0]), flipSign(flip[1])
+	sc := front2Pool.Get().(*front2Scratch)
+	front := sc.sweep(values[:2*n], n, s0, s1, crowd)
+	front2Pool.Put(sc)
+	return front
+}
+
+// sweep is front2Small on the scratch's memory.
+func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd int) []int {
+	buckets := 2 * n
+	sv, of, start, free, order, keep := sc.take(n, buckets)
+	// sum is NaN once a value is, or once +Inf and -Inf met in it (then the
+	// sorting path takes over too); the range passes a NaN over.
+	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+	for r := range sv {
+		p := values[2*r : 2*r+2 : 2*r+2]
+		v0, v1 := s0*p[0], s1*p[1]
+		sum += v0 + v1
+		sv[r] = [2]float64{v0, v1}
+		if v0 < lo {
+			lo = v0
+		}
+		if v0 > hi {
+			hi = v0
+		}
+	}
+	cut, ok := cutRange(lo, hi, buckets)
+	if !ok || sum != sum {
+		return nil
+	}
+	for r, v := range sv {
+		b := cut.bucket(v[0])
+		of[r] = uint16(b)
+		start[b+1]++
+	}
+	prefixSums(start)
+	// Each row goes to the next free place of its bucket, and then before
+	// the rows of its bucket that it precedes. Once a bucket holds crowd
+	// rows, the rows that follow are only appended, and the bucket is
+	// sorted once all are in place, so that the worst case stays
+	// O(n log n).
+	copy(free, start)
+	sc.crowded = sc.crowded[:0]
+	for r, b := range of {
+		p := free[b]
+		free[b] = p + 1
+		if p > start[b] {
+			if held := int(p - start[b]); held < crowd {
+				p = insertPlace(sv, order, start[b], p, sv[r])
+			} else if held == crowd {
+				sc.crowded = append(sc.crowded, uint16(b))
+			}
+		}
+		order[p] = uint16(r)
+	}
+	for _, b := range sc.crowded {
+		sortRows2(sv, order[start[b]:free[b]])
+	}
+	// best is the least second value so far, with the least first value
+	// among the rows that hold it (both +Inf before the first row): a row is
+	// dominated iff its second value is greater, or equal with a greater
+	// first value; best's first value is never greater than the row's, but
+	// for the +Inf it starts with. Marks are by row, for the front in row
+	// order.
+	best0, best1 := math.Inf(1), math.Inf(1)
+	for _, r := range order {
+		v := &sv[r]
+		v0, v1 := v[0], v[1]
+		keep[r] = uint8(1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0)))
+		if v1 < best1 || v1 == best1 && v0 < best0 {
+			best0, best1 = v0, v1
+		}
+	}
+	front := make([]int, n)
+	f := 0
+	for r, k := range keep {
+		front[f] = r
+		f += int(k)
+	}
+	return front[:f]
+}
+
+// insertPlace moves up by one the rows of order[lo:p] that v, a row's
+// signed values, precedes lexicographically, and returns the place it left
+// for v.
+func insertPlace(sv [][2]float64, order []uint16, lo, p uint16, v [2]float64) uint16 {
+	for ; p > lo; p-- {
+		u := sv[order[p-1]]
+		if !(v[0] < u[0] || v[0] == u[0] && v[1] < u[1]) {
+			break
+		}
+		order[p] = order[p-1]
+	}
+	return p
+}
+
+// prefixSums replaces each count by the sum of the counts up to it. It
+// runs over 2n buckets a call, twice as many as there are rows, so it adds
+// four at a time.
+func prefixSums(counts []uint16) {
+	var at uint16
+	b := 0
+	for ; b+4 <= len(counts); b += 4 {
+		c := counts[b : b+4 : b+4]
+		c0 := at + c[0]
+		c1 := c0 + c[1]
+		c2 := c1 + c[2]
+		at = c2 + c[3]
+		c[0], c[1], c[2], c[3] = c0, c1, c2, at
+	}
+	for ; b < len(counts); b++ {
+		at += counts[b]
+		counts[b] = at
+	}
+}
+
+// sortRows2 sorts rows lexicographically by their signed values sv.
+func sortRows2(sv [][2]float64, rows []uint16) {
+	slices.SortFunc(rows, func(a, b uint16) int { return slices.Compare(sv[a][:], sv[b][:]) })
+}
+
+// front2Scratch is the memory of one front2Small call but its result,
+// pooled: allocating it each time costs about as much as the passes, in
+// the collector's work more than in the allocation.
+type front2Scratch struct {
+	sv                              [][2]float64
+	of, start, free, order, crowded []uint16
+	keep                            []uint8
+}
+
+var front2Pool = sync.Pool{New: func() any { return new(front2Scratch) }}
+
+// take returns the scratch's arrays for n rows and the given number of
+// buckets: per row its signed values, its bucket, its place in the order
+// and its mark; per bucket and one more a count, zeroed, and a next free
+// place. The caller sets every other entry it reads.
+func (sc *front2Scratch) take(n, buckets int) (sv [][2]float64, of, start, free, order []uint16, keep []uint8) {
+	if cap(sc.of) < n {
+		sc.sv, sc.of, sc.order, sc.keep = make([][2]float64, n), make([]uint16, n), make([]uint16, n), make([]uint8, n)
+	}
+	if cap(sc.start) < buckets+1 {
+		sc.start, sc.free = make([]uint16, buckets+1), make([]uint16, buckets+1)
+	}
+	start = sc.start[:buckets+1]
+	clear(start)
+	return sc.sv[:n], sc.of[:n], start, sc.free[:buckets+1], sc.order[:n], sc.keep[:n]
+}
+
+// flipSign is the sign that turns a value of a column with FastKey's mask
+// flip into one where smaller is better: -1 for a maximized column.
+func flipSign(flip uint64) float64 {
+	if flip != 0 {
+		return -1
+	}
+	return 1
+}
+
+// rangeCut cuts a range of values into equal buckets, for front2Small and
+// front3Buckets. A value's bucket is (value − least value) scaled to the
+// bucket count and truncated; every step of that is monotone, so an earlier
+// bucket holds only smaller values and equal values share a bucket.
+type rangeCut struct {
+	lo, scale, last float64
+	buckets         int
+}
+
+// cutRange cuts [lo, hi] into buckets, or reports false when the range is
+// infinite or overflows. When lo = hi the scale is +Inf and every value
+// goes to the last bucket.
+func cutRange(lo, hi float64, buckets int) (rangeCut, bool) {
+	span := hi - lo
+	if !(span <= math.MaxFloat64) {
+		return rangeCut{}, false
+	}
+	return rangeCut{lo, float64(buckets) / span, float64(buckets - 1), buckets}, true
+}
+
+// bucket returns v's bucket, the last for NaN and for v at the top.
+func (c rangeCut) bucket(v float64) int {
+	if x := (v - c.lo) * c.scale; x < c.last {
+		return int(x)
+	}
+	return c.buckets - 1
+}
