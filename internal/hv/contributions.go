@@ -8,6 +8,29 @@ import (
 	"github.com/spica-search/spica/internal/nd"
 )
 
+// Contributions is each row's exclusive hypervolume contribution in a valid
+// n×dims matrix, by the rules of the root's HypervolumeContributions.
+func Contributions(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
+	out := make([]float64, n)
+	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+		contributions3Small(values, maximize, ref, out)
+		if !slices.ContainsFunc(out, isPosInf) {
+			return out
+		}
+		clear(out) // and measure again below, to rescale
+	}
+	origin := make([]float64, max(dims, 2))
+	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
+	share := contributionsOf(pts, origin, dims)
+	if slices.ContainsFunc(share, isPosInf) {
+		rescaleShares(share, pts, origin, dims)
+	}
+	for i, r := range rows {
+		out[r] = share[i]
+	}
+	return out
+}
+
 // contributionsOf runs the kernel for dims columns on rows in oriented
 // coordinates (see orientedRows): for three columns contributions3Small up
 // to contributions3SmallMax rows and contributions3 above.
@@ -569,29 +592,6 @@ func contributionsInfinite(pts []float64, dims int) []float64 {
 				out[rows[k]] = math.Inf(1)
 			}
 		}
-	}
-	return out
-}
-
-// Contributions is each row's exclusive hypervolume contribution in a valid
-// n×dims matrix, by the rules of the root's HypervolumeContributions.
-func Contributions(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
-	out := make([]float64, n)
-	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
-		contributions3Small(values, maximize, ref, out)
-		if !slices.ContainsFunc(out, isPosInf) {
-			return out
-		}
-		clear(out) // and measure again below, to rescale
-	}
-	origin := make([]float64, max(dims, 2))
-	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
-	share := contributionsOf(pts, origin, dims)
-	if slices.ContainsFunc(share, isPosInf) {
-		rescaleShares(share, pts, origin, dims)
-	}
-	for i, r := range rows {
-		out[r] = share[i]
 	}
 	return out
 }

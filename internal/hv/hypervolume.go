@@ -16,6 +16,35 @@ import (
 // the subtraction. The contribution kernels take oriented coordinates
 // instead (see orientedRows), for accuracy.
 
+// Volume is the hypervolume of the rows of a valid n×dims matrix: the
+// measure of the region they dominate, bounded by ref (finite), for the
+// directions maximize, by the rules of the root's Hypervolume.
+func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float64 {
+	if dims == 2 {
+		if v := hypervolume2(values, n, maximize, ref); !math.IsInf(v, 1) {
+			return v
+		}
+		return hvRescaled(values, n, dims, maximize, ref)
+	}
+	var pts []float64
+	if len(values) <= hvPoolValues {
+		sc := hvPool.Get().(*hvScratch)
+		defer hvPool.Put(sc)
+		pts = sc.extents(values, n, dims, maximize, ref)
+	} else {
+		pts, _ = extents(values, n, dims, maximize, ref)
+	}
+	for _, e := range pts {
+		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
+			return hvRescaled(values, n, dims, maximize, ref)
+		}
+	}
+	if v := saturate(hvFinite(pts, dims)); !math.IsInf(v, 1) {
+		return v
+	}
+	return hvRescaled(values, n, dims, maximize, ref)
+}
+
 // hvRescaled is Hypervolume once the plain computation has overflowed,
 // which may happen although the volume fits: an extent ref − x beyond
 // MaxFloat64 between two finite numbers, or a partial product of extents
@@ -279,33 +308,4 @@ func sweep2(a []nd.Rec) float64 {
 		}
 	}
 	return area
-}
-
-// Volume is the hypervolume of the rows of a valid n×dims matrix: the
-// measure of the region they dominate, bounded by ref (finite), for the
-// directions maximize, by the rules of the root's Hypervolume.
-func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float64 {
-	if dims == 2 {
-		if v := hypervolume2(values, n, maximize, ref); !math.IsInf(v, 1) {
-			return v
-		}
-		return hvRescaled(values, n, dims, maximize, ref)
-	}
-	var pts []float64
-	if len(values) <= hvPoolValues {
-		sc := hvPool.Get().(*hvScratch)
-		defer hvPool.Put(sc)
-		pts = sc.extents(values, n, dims, maximize, ref)
-	} else {
-		pts, _ = extents(values, n, dims, maximize, ref)
-	}
-	for _, e := range pts {
-		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
-			return hvRescaled(values, n, dims, maximize, ref)
-		}
-	}
-	if v := saturate(hvFinite(pts, dims)); !math.IsInf(v, 1) {
-		return v
-	}
-	return hvRescaled(values, n, dims, maximize, ref)
 }

@@ -8,6 +8,50 @@ import (
 	"github.com/spica-search/spica/internal/nd"
 )
 
+// Subset chooses at most k ≥ 0 rows of a valid n×dims matrix whose
+// hypervolume is as large as it can find, by the rules of the root's
+// HypervolumeSubset, and returns them ascending with their volume.
+func Subset(values []float64, n, dims int, maximize []bool, ref []float64, k int) ([]int, float64) {
+	pts, rows := subsetCandidates(values, n, dims, maximize, ref)
+	m := len(rows)
+	var chosen []int // positions in rows
+	switch {
+	case k >= m:
+		chosen = make([]int, m)
+		for p := range chosen {
+			chosen[p] = p
+		}
+	case k == 0:
+	case hasInf(pts):
+		chosen = make([]int, k)
+		for p := range chosen {
+			chosen[p] = p
+		}
+		first := -1
+		for p := range m {
+			if hasInf(pts[p*dims : (p+1)*dims]) {
+				first = p
+				break
+			}
+		}
+		if first >= k {
+			chosen[k-1] = first
+		}
+	case dims == 2:
+		chosen = subset2(pts, k)
+	default:
+		chosen = subsetGreedy(pts, dims, k)
+	}
+	out := make([]int, len(chosen))
+	sub := make([]float64, 0, len(chosen)*dims)
+	slices.Sort(chosen)
+	for i, p := range chosen {
+		out[i] = rows[p]
+		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
+	}
+	return out, Volume(sub, len(out), dims, maximize, ref)
+}
+
 // subsetCandidates returns the extents and indices, ascending, of the rows
 // that add volume: inside the reference box, non-dominated, the first of
 // equal rows.
@@ -210,48 +254,4 @@ func (h *gainHeap) Pop() any {
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return e
-}
-
-// Subset chooses at most k ≥ 0 rows of a valid n×dims matrix whose
-// hypervolume is as large as it can find, by the rules of the root's
-// HypervolumeSubset, and returns them ascending with their volume.
-func Subset(values []float64, n, dims int, maximize []bool, ref []float64, k int) ([]int, float64) {
-	pts, rows := subsetCandidates(values, n, dims, maximize, ref)
-	m := len(rows)
-	var chosen []int // positions in rows
-	switch {
-	case k >= m:
-		chosen = make([]int, m)
-		for p := range chosen {
-			chosen[p] = p
-		}
-	case k == 0:
-	case hasInf(pts):
-		chosen = make([]int, k)
-		for p := range chosen {
-			chosen[p] = p
-		}
-		first := -1
-		for p := range m {
-			if hasInf(pts[p*dims : (p+1)*dims]) {
-				first = p
-				break
-			}
-		}
-		if first >= k {
-			chosen[k-1] = first
-		}
-	case dims == 2:
-		chosen = subset2(pts, k)
-	default:
-		chosen = subsetGreedy(pts, dims, k)
-	}
-	out := make([]int, len(chosen))
-	sub := make([]float64, 0, len(chosen)*dims)
-	slices.Sort(chosen)
-	for i, p := range chosen {
-		out[i] = rows[p]
-		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
-	}
-	return out, Volume(sub, len(out), dims, maximize, ref)
 }
