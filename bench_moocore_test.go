@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // moocoreRows are the rows of the table of issue 11: each function on the
@@ -56,7 +58,7 @@ func BenchmarkMoocore(b *testing.B) {
 		}
 		name += fmt.Sprintf("/yard=%s/moocore=%gms", sizeName(r.yard), r.moocore)
 		b.Run(name, func(b *testing.B) {
-			values := benchMatrix(r.shape, r.n, r.d)
+			values := testkit.Matrix(r.shape, r.n, r.d)
 			maximize := make([]bool, r.d)
 			if r.front {
 				values = frontRows(b, values, r.d)
@@ -101,7 +103,7 @@ var issueSortMs = map[int]float64{1e4: 0.57, 1e5: 7.3, 1e6: 87}
 // (a sort of a fresh copy of n random float64, the copy included), as the
 // median of five timings of enough sorts to take a tenth of a second, ns.
 func sortYardstick(n int) float64 {
-	src := benchMatrix("uniform", n, 1)
+	src := testkit.Matrix("uniform", n, 1)
 	buf := make([]float64, n)
 	reps := max(1, 1e6/n)
 	var t [5]float64

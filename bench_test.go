@@ -3,60 +3,13 @@ package spica
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-)
 
-// benchMatrix returns an n×d row-major matrix, the same for the same
-// arguments:
-//
-//   - "uniform": independent values in [0, 1); the front is tiny
-//     (about (ln n)^(d-1)/(d-1)! rows).
-//   - "line": uniform points on the simplex Σx = 1, which are mutually
-//     non-dominated under any common direction, so all are on the front (up
-//     to rounding).
-//   - "sphere": uniform points on the unit sphere in the positive orthant,
-//     also mutually non-dominated under all-minimize or all-maximize.
-func benchMatrix(shape string, n, d int) []float64 {
-	rng := rand.New(rand.NewPCG(uint64(n), uint64(d)<<32|uint64(len(shape))))
-	values := make([]float64, n*d)
-	for r := 0; r < n; r++ {
-		row := values[r*d : (r+1)*d]
-		switch shape {
-		case "uniform":
-			for c := range row {
-				row[c] = rng.Float64()
-			}
-		case "line":
-			// Normalized exponentials are uniform on the simplex.
-			sum := 0.0
-			for c := range row {
-				row[c] = rng.ExpFloat64()
-				sum += row[c]
-			}
-			for c := range row {
-				row[c] /= sum
-			}
-		case "sphere":
-			// Normalized |Gaussians| are uniform on the orthant's sphere.
-			norm := 0.0
-			for c := range row {
-				row[c] = math.Abs(rng.NormFloat64())
-				norm += row[c] * row[c]
-			}
-			norm = math.Sqrt(norm)
-			for c := range row {
-				row[c] /= norm
-			}
-		default:
-			panic("benchMatrix: unknown shape " + shape)
-		}
-	}
-	return values
-}
+	"github.com/spica-search/spica/internal/testkit"
+)
 
 // benchSizes names row counts the way the benchmark names print them.
 var benchSizes = []struct {
@@ -77,7 +30,7 @@ func ndBenchMax(shape string, d int) int {
 // compare with BenchmarkSortFloat64 of the same n in the same run.
 func BenchmarkNonDominated(b *testing.B) {
 	benchShapes(b, ndBenchMax, func(b *testing.B, shape string, d, n int) {
-		values := benchMatrix(shape, n, d)
+		values := testkit.Matrix(shape, n, d)
 		maximize := make([]bool, d)
 		b.ReportAllocs()
 		b.ResetTimer()
@@ -113,12 +66,12 @@ func BenchmarkNonDominatedBrute(b *testing.B) {
 		for _, d := range []int{2, 3, 4} {
 			for _, size := range benchSizes[:2] {
 				b.Run(fmt.Sprintf("shape=%s/d=%d/n=%s", shape, d, size.name), func(b *testing.B) {
-					values := benchMatrix(shape, size.n, d)
+					values := testkit.Matrix(shape, size.n, d)
 					maximize := make([]bool, d)
 					b.ReportAllocs()
 					b.ResetTimer()
 					for b.Loop() {
-						oracleFront(values, d, maximize)
+						testkit.Front(values, d, maximize)
 					}
 				})
 			}
@@ -139,7 +92,7 @@ func BenchmarkCopyFloat64(b *testing.B) { benchFreshCopies(b, func([]float64) {}
 func benchFreshCopies(b *testing.B, op func([]float64)) {
 	for _, size := range benchSizes {
 		b.Run("n="+size.name, func(b *testing.B) {
-			src := benchMatrix("uniform", size.n, 1)
+			src := testkit.Matrix("uniform", size.n, 1)
 			buf := make([]float64, size.n)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -151,11 +104,11 @@ func benchFreshCopies(b *testing.B, op func([]float64)) {
 	}
 }
 
-// benchCandidates wraps the rows of benchMatrix as candidates of a pareto
+// benchCandidates wraps the rows of testkit.Matrix as candidates of a pareto
 // goal over the first d of benchObjectives (all maximized), as MakeCandidate
 // would build them.
 func benchCandidates(shape string, n, d int) []Candidate {
-	values := benchMatrix(shape, n, d)
+	values := testkit.Matrix(shape, n, d)
 	cands := make([]Candidate, n)
 	for r := range cands {
 		obj := make(map[string]float64, d)
@@ -259,7 +212,7 @@ func BenchmarkNonDominatedSort(b *testing.B) {
 	for _, dims := range []int{2, 3} {
 		maximize := make([]bool, dims)
 		for _, size := range benchSizes[:3] {
-			values := benchMatrix("uniform", size.n, dims)
+			values := testkit.Matrix("uniform", size.n, dims)
 			b.Run(fmt.Sprintf("shape=uniform/d=%d/n=%s", dims, size.name), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -275,7 +228,7 @@ func BenchmarkNonDominatedSort(b *testing.B) {
 func BenchmarkCrowdingDistance(b *testing.B) {
 	const dims = 2
 	for _, size := range benchSizes[1:3] {
-		values := benchMatrix("uniform", size.n, dims)
+		values := testkit.Matrix("uniform", size.n, dims)
 		b.Run(fmt.Sprintf("n=%s/d=%d", size.name, dims), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -327,7 +280,7 @@ func BenchmarkHypervolumeContributions(b *testing.B) {
 func benchFront(b *testing.B, shape string, d int, sizes []int, f func(values []float64, maximize []bool, ref []float64) error) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("shape=%s/d=%d/n=1e%d", shape, d, int(math.Round(math.Log10(float64(n))))), func(b *testing.B) {
-			values := benchMatrix(shape, n, d)
+			values := testkit.Matrix(shape, n, d)
 			maximize, ref := make([]bool, d), slices.Repeat([]float64{1}, d)
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 func TestHypervolumeRejectsBadInput(t *testing.T) {
@@ -87,7 +89,7 @@ func BenchmarkHypervolumeHistory(b *testing.B) {
 		shape string
 		d, n  int
 	}{{"line", 2, 1e5}, {"uniform", 2, 1e5}, {"uniform", 3, 1e5}, {"sphere", 3, 1e4}, {"sphere", 3, 1e5}} {
-		values := benchMatrix(c.shape, c.n, c.d)
+		values := testkit.Matrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		name := fmt.Sprintf("shape=%s/d=%d/n=1e%d", c.shape, c.d, int(math.Round(math.Log10(float64(c.n)))))
 		benchAgainstHypervolume(b, name, "history", func() error {
@@ -104,7 +106,7 @@ func BenchmarkHypervolumeSubset(b *testing.B) {
 		shape string
 		d, n  int
 	}{{"line", 2, 1e4}, {"sphere", 3, 1e4}} {
-		values := benchMatrix(c.shape, c.n, c.d)
+		values := testkit.Matrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		name := fmt.Sprintf("shape=%s/d=%d/n=1e4", c.shape, c.d)
 		benchAgainstHypervolume(b, name, "subset/k=10", func() error {

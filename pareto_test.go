@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // refFront is the brute-force O(n²) front of the pool, in the order the
@@ -32,7 +34,7 @@ func refFront(cands []Candidate, objs []OptimizationTarget) []Candidate {
 	for i, c := range cands {
 		dominated := false
 		for j, d := range cands {
-			if j != i && oracleDominates(vec(d), vec(c), maximize) {
+			if j != i && testkit.Dominates(vec(d), vec(c), maximize) {
 				dominated = true
 				break
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 func TestReferencePointByHand(t *testing.T) {
@@ -132,7 +134,7 @@ func TestReferencePointMatchesOracle(t *testing.T) {
 		for i := range values {
 			values[i] = rapid.SampledFrom(pool).Draw(t, "v")
 		}
-		front := oracleFront(values, dims, maximize)
+		front := testkit.Front(values, dims, maximize)
 		want := make([]float64, dims)
 		ok := true
 		for j := range dims {
@@ -190,7 +192,7 @@ func TestReferencePointMatchesOracle(t *testing.T) {
 // BenchmarkReferencePoint times the reference point of 1e5 uniform rows of
 // three columns beside the NonDominated call it is built on.
 func BenchmarkReferencePoint(b *testing.B) {
-	values := benchMatrix("uniform", 1e5, 3)
+	values := testkit.Matrix("uniform", 1e5, 3)
 	maximize := make([]bool, 3)
 	b.Run("f=ReferencePoint", func(b *testing.B) {
 		b.ReportAllocs()

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 func TestBestSubjectTo(t *testing.T) {
@@ -116,7 +118,7 @@ func oracleMeets(c Candidate, bounds []Bound) bool {
 	for _, b := range bounds {
 		maximize, _ := b.Target.Maximize()
 		v := specValue(c, b.Target)
-		if math.IsNaN(v) || oracleBetter(b.Value, v, maximize) {
+		if math.IsNaN(v) || testkit.Better(b.Value, v, maximize) {
 			return false
 		}
 	}
@@ -197,7 +199,7 @@ func TestBestSubjectToMatchesOracle(t *testing.T) {
 			}
 			maximize, _ := obj.Maximize()
 			v, bv := specValue(c, obj), specValue(pool[best], obj)
-			if oracleBetter(v, bv, maximize) || !oracleBetter(bv, v, maximize) && c.UsedGPUs < pool[best].UsedGPUs {
+			if testkit.Better(v, bv, maximize) || !testkit.Better(bv, v, maximize) && c.UsedGPUs < pool[best].UsedGPUs {
 				best = i
 			}
 		}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 func TestSelectNByHand(t *testing.T) {
@@ -77,7 +79,7 @@ func bruteLayers(values []float64, dims int, maximize []bool) [][]int {
 			sub = append(sub, values[i*dims:(i+1)*dims]...)
 		}
 		var layer, rest []int
-		front := oracleFront(sub, dims, maximize)
+		front := testkit.Front(sub, dims, maximize)
 		for p, i := range left {
 			if slices.Contains(front, p) {
 				layer = append(layer, i)
@@ -110,7 +112,7 @@ func TestSelectNMatchesOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameBits(values, before) {
+		if !testkit.SameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		want := []int{}
@@ -146,7 +148,7 @@ func TestSelectNMatchesOracle(t *testing.T) {
 // BenchmarkSelectN keeps half of 1e5 uniform rows of three columns, where
 // the cut layer is a large one, beside the NonDominatedSort it builds on.
 func BenchmarkSelectN(b *testing.B) {
-	values := benchMatrix("uniform", 1e5, 3)
+	values := testkit.Matrix("uniform", 1e5, 3)
 	maximize := make([]bool, 3)
 	b.Run("f=SelectN", func(b *testing.B) {
 		b.ReportAllocs()

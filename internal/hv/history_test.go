@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/spica-search/spica/internal/nd"
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // within12 reports whether a and b agree within 1e-12 relative, infinities
@@ -121,7 +122,7 @@ func TestHypervolumeHistoryMatchesPrefixVolumes(t *testing.T) {
 		}
 		before := slices.Clone(values)
 		got := historyOf(values, dims, maximize, ref)
-		if !sameBits(values, before) {
+		if !testkit.SameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		if len(got) != n {
@@ -144,7 +145,7 @@ func TestHypervolumeHistoryLargeInputs(t *testing.T) {
 		shape string
 		d, n  int
 	}{{"line", 2, 3000}, {"uniform", 2, 3000}, {"uniform", 3, 3000}, {"sphere", 3, 400}, {"uniform", 4, 500}} {
-		values := benchMatrix(c.shape, c.n, c.d)
+		values := testkit.Matrix(c.shape, c.n, c.d)
 		maximize, ref := make([]bool, c.d), slices.Repeat([]float64{1}, c.d)
 		got := historyOf(values, c.d, maximize, ref)
 		for _, i := range []int{0, c.n / 3, c.n - 1} {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // On hvInput's matrices every coordinate is a multiple of 1/2 and small, so
@@ -47,7 +49,7 @@ func TestHypervolumeIgnoresADominatedRow(t *testing.T) {
 			}
 			worse[j] = values[r*dims+j] + step // NaN and ±Inf stay as they are
 		}
-		if !oracleDominates(values[r*dims:(r+1)*dims], worse, maximize) {
+		if !testkit.Dominates(values[r*dims:(r+1)*dims], worse, maximize) {
 			return // the dominator held a NaN or an infinity in the strict column
 		}
 		at := rapid.IntRange(0, n).Draw(t, "at")

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/spica-search/spica/internal/nd"
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // gridOracle measures by coordinate compression, with no reference to the
@@ -435,7 +436,7 @@ func TestHypervolumeDoesNotModifyItsInput(t *testing.T) {
 		v, m, r := slices.Clone(values), slices.Clone(maximize), slices.Clone(ref)
 		_ = volumeOf(values, dims, maximize, ref)
 		_ = sharesOf(values, dims, maximize, ref)
-		if !sameBits(v, values) ||
+		if !testkit.SameBits(v, values) ||
 			!slices.Equal(m, maximize) || !slices.Equal(r, ref) {
 			t.Fatal("input modified")
 		}
@@ -484,7 +485,7 @@ func TestHypervolumeLargeSets(t *testing.T) {
 func TestHypervolumeOfFronts(t *testing.T) {
 	for _, dims := range []int{2, 3, 4} {
 		n := map[int]int{2: 2000, 3: 1000, 4: 60}[dims]
-		values := benchMatrix("sphere", n, dims)
+		values := testkit.Matrix("sphere", n, dims)
 		maximize := make([]bool, dims)
 		ref := slices.Repeat([]float64{1.1}, dims)
 		c := sharesOf(values, dims, maximize, ref)

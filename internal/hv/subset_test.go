@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 func TestHypervolumeSubsetByHand(t *testing.T) {
@@ -90,7 +92,7 @@ func volumeCandidates(values []float64, dims int, maximize []bool, ref []float64
 		}
 		for q := 0; q < n && ok; q++ {
 			other := ext[q*dims : (q+1)*dims]
-			ok = !oracleDominates(other, row, up) && !(q < i && slices.Equal(other, row))
+			ok = !testkit.Dominates(other, row, up) && !(q < i && slices.Equal(other, row))
 		}
 		if ok {
 			out = append(out, i)
@@ -140,7 +142,7 @@ func TestHypervolumeSubsetIsExactForTwoColumns(t *testing.T) {
 		k := rapid.IntRange(0, n+1).Draw(t, "k")
 		before := slices.Clone(values)
 		got, vol := subsetOf(values, 2, maximize, ref, k)
-		if !sameBits(values, before) {
+		if !testkit.SameBits(values, before) {
 			t.Fatal("values modified")
 		}
 		cands := volumeCandidates(values, 2, maximize, ref)

@@ -9,58 +9,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
-
-// oracleBetter is the rule of the spec written straight in floats, apart from
-// ObjectiveKey, so the two cross-check: NaN is worse than everything and
-// equal to itself, and -0.0 == 0.0 as Go compares floats.
-func oracleBetter(a, b float64, maximize bool) bool {
-	switch {
-	case math.IsNaN(a):
-		return false
-	case math.IsNaN(b):
-		return true
-	case maximize:
-		return a > b
-	default:
-		return a < b
-	}
-}
-
-func oracleDominates(a, b []float64, maximize []bool) bool {
-	strict := false
-	for c := range a {
-		if oracleBetter(b[c], a[c], maximize[c]) {
-			return false
-		}
-		if oracleBetter(a[c], b[c], maximize[c]) {
-			strict = true
-		}
-	}
-	return strict
-}
-
-// oracleFront is the O(n²) definition of the front.
-func oracleFront(values []float64, dims int, maximize []bool) []int {
-	n := len(values) / dims
-	front := []int{}
-	for i := 0; i < n; i++ {
-		dominated := false
-		for j := 0; j < n && !dominated; j++ {
-			dominated = oracleDominates(values[j*dims:(j+1)*dims], values[i*dims:(i+1)*dims], maximize)
-		}
-		if !dominated {
-			front = append(front, i)
-		}
-	}
-	return front
-}
 
 // oracleAxisFront is the front in ParetoFront's order for a matrix laid out
 // as objectiveMatrix lays it out: column 0's raw value ascending, NaN last,
 // ties in row order.
 func oracleAxisFront(values []float64, dims int, maximize []bool) []int {
-	front := oracleFront(values, dims, maximize)
+	front := testkit.Front(values, dims, maximize)
 	slices.SortStableFunc(front, func(a, b int) int { return compareAxis(values[a*dims], values[b*dims]) })
 	return front
 }
@@ -147,7 +104,7 @@ func TestNonDominatedTable(t *testing.T) {
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Errorf("front mismatch (-want +got):\n%s", diff)
 				}
-				if oracle := oracleFront(tt.values, dims, tt.maximize); !slices.Equal(oracle, tt.want) {
+				if oracle := testkit.Front(tt.values, dims, tt.maximize); !slices.Equal(oracle, tt.want) {
 					t.Errorf("the oracle disagrees with the table: %v", oracle)
 				}
 				want := oracleAxisFront(tt.values, dims, tt.maximize)
@@ -197,7 +154,7 @@ func TestNonDominatedMatchesOracle(t *testing.T) {
 // matrix is left as it was.
 func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool) {
 	before := slices.Clone(values)
-	want := oracleFront(values, dims, maximize)
+	want := testkit.Front(values, dims, maximize)
 	got := frontOf(values, dims, maximize)
 	if !slices.Equal(got, want) {
 		t.Fatalf("NonDominated = %v, oracle %v", got, want)
@@ -211,7 +168,7 @@ func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims i
 			t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
 		}
 	}
-	if !sameBits(values, before) {
+	if !testkit.SameBits(values, before) {
 		t.Fatalf("values was modified")
 	}
 }
@@ -250,7 +207,7 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 					}
 				}
 			default:
-				values = benchMatrix(shape, n, dims)
+				values = testkit.Matrix(shape, n, dims)
 			}
 			maximize := make([]bool, dims)
 			for c := range maximize {
@@ -261,7 +218,7 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 					maximize = make([]bool, dims)
 				}
 				t.Run(fmt.Sprintf("d=%d/%s/%s", dims, shape, dir), func(t *testing.T) {
-					want := oracleFront(values, dims, maximize)
+					want := testkit.Front(values, dims, maximize)
 					wantAxis := oracleAxisFront(values, dims, maximize)
 					got := frontOf(values, dims, maximize)
 					if diff := cmp.Diff(want, got); diff != "" {
@@ -287,7 +244,7 @@ func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 func TestBenchShapesAreFronts(t *testing.T) {
 	for _, d := range []int{2, 3, 4} {
 		for _, shape := range []string{"line", "sphere"} {
-			values := benchMatrix(shape, 2000, d)
+			values := testkit.Matrix(shape, 2000, d)
 			front := frontOf(values, d, make([]bool, d))
 			if len(front) < 1990 {
 				t.Errorf("%s d=%d: %d of 2000 rows on the front, want nearly all", shape, d, len(front))
@@ -298,7 +255,7 @@ func TestBenchShapesAreFronts(t *testing.T) {
 
 func TestNonDominatedAllocations(t *testing.T) {
 	for _, d := range []int{2, 3, 4} {
-		values := benchMatrix("sphere", 5000, d)
+		values := testkit.Matrix("sphere", 5000, d)
 		allocs := testing.AllocsPerRun(3, func() {
 			_ = frontOf(values, d, make([]bool, d))
 		})
@@ -334,7 +291,7 @@ func TestBucketFrontsMatchOracle(t *testing.T) {
 			}
 		}
 		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
-		want := oracleFront(values, dims, maximize)
+		want := testkit.Front(values, dims, maximize)
 		var got []int
 		if dims == 2 {
 			crowd := rapid.SampledFrom([]int{1, 2, 3, 16, math.MaxInt}).Draw(t, "crowd")
@@ -486,7 +443,7 @@ func TestBucketPathsAtTheirLargestPools(t *testing.T) {
 					values[i] = float64(rng.IntN(3))
 				}
 			} else {
-				values = benchMatrix(shape, n, dims)
+				values = testkit.Matrix(shape, n, dims)
 			}
 			for _, maximize := range [][]bool{make([]bool, dims), append([]bool{true}, make([]bool, dims-1)...)} {
 				want := nonDominatedTuned(values, n, dims, maximize, sorting)

@@ -11,6 +11,8 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // TestSortRankKeys checks the radix sort of maximaBits against a stable
@@ -55,7 +57,7 @@ func TestMaximaBitsAtScale(t *testing.T) {
 		for _, shape := range []string{"sphere", "line", "sphere-pushed", "line-pushed", "sphere-rounded"} {
 			t.Run(fmt.Sprintf("d=%d/%s", d, shape), func(t *testing.T) {
 				base, _, _ := strings.Cut(shape, "-")
-				values := benchMatrix(base, n, d)
+				values := testkit.Matrix(base, n, d)
 				for r := range n {
 					row := values[r*d : (r+1)*d]
 					switch {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // dcTuning sets the divide and conquer's thresholds for a test run.
@@ -68,7 +70,7 @@ func TestSortLayersDCMatchesPeeling(t *testing.T) {
 				vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
 				orig := slices.Clone(vals)
 				got := dcLayers(vals, dims, maximize, drawDCTuning(t))
-				if !sameBits(vals, orig) {
+				if !testkit.SameBits(vals, orig) {
 					t.Fatal("sortLayersDC modified its input")
 				}
 				checkLayers(t, vals, dims, maximize, got)

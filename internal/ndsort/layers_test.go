@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // oracleLayers peels fronts off the matrix one at a time, O(n³): the
@@ -28,7 +30,7 @@ func oracleLayers(values []float64, dims int, maximize []bool) []int {
 		for _, i := range left {
 			dominated := false
 			for _, j := range left {
-				if oracleDominates(row(j), row(i), maximize) {
+				if testkit.Dominates(row(j), row(i), maximize) {
 					dominated = true
 					break
 				}
@@ -54,14 +56,6 @@ func checkLayers(t interface {
 	if diff := cmp.Diff(oracleLayers(vals, dims, maximize), got); diff != "" {
 		t.Fatalf("layers (-oracle +got):\n%s", diff)
 	}
-}
-
-// sameBits reports whether two slices hold the same float64 bit patterns,
-// so that NaN and -0.0 count as unchanged only if they are.
-func sameBits(a, b []float64) bool {
-	return slices.EqualFunc(a, b, func(x, y float64) bool {
-		return math.Float64bits(x) == math.Float64bits(y)
-	})
 }
 
 // tiedValue draws from a small set, so rows often tie or repeat, with every
@@ -104,7 +98,7 @@ func TestNonDominatedSortMatchesPeeling(t *testing.T) {
 				vals, dims, maximize := drawMatrix(t, value, 5, 40)
 				orig := slices.Clone(vals)
 				got := layersOf(vals, dims, maximize)
-				if !sameBits(vals, orig) {
+				if !testkit.SameBits(vals, orig) {
 					t.Fatal("NonDominatedSort modified its input")
 				}
 				checkLayers(t, vals, dims, maximize, got)
@@ -140,10 +134,10 @@ func TestNonDominatedSortLayerInvariants(t *testing.T) {
 		for i, li := range layer {
 			dominatedFromAbove := li == 0
 			for j, lj := range layer {
-				if lj == li && oracleDominates(row(j), row(i), maximize) {
+				if lj == li && testkit.Dominates(row(j), row(i), maximize) {
 					t.Fatalf("row %d dominates row %d, both in layer %d", j, i, li)
 				}
-				if lj == li-1 && oracleDominates(row(j), row(i), maximize) {
+				if lj == li-1 && testkit.Dominates(row(j), row(i), maximize) {
 					dominatedFromAbove = true
 				}
 			}
@@ -243,7 +237,7 @@ func TestNonDominatedSortChain(t *testing.T) {
 // oracleLayersQuadratic is the layer of each row by its definition, in
 // O(n²·dims): one more than the deepest layer of any row dominating it (0
 // when none does). Rows are visited best first in a lexicographic order of
-// oracleBetter, where every dominator comes before the rows it dominates.
+// testkit.Better, where every dominator comes before the rows it dominates.
 func oracleLayersQuadratic(values []float64, dims int, maximize []bool) []int {
 	n := len(values) / dims
 	row := func(i int) []float64 { return values[i*dims : (i+1)*dims] }
@@ -254,9 +248,9 @@ func oracleLayersQuadratic(values []float64, dims int, maximize []bool) []int {
 	slices.SortStableFunc(order, func(a, b int) int {
 		for c := range dims {
 			switch {
-			case oracleBetter(row(a)[c], row(b)[c], maximize[c]):
+			case testkit.Better(row(a)[c], row(b)[c], maximize[c]):
 				return -1
-			case oracleBetter(row(b)[c], row(a)[c], maximize[c]):
+			case testkit.Better(row(b)[c], row(a)[c], maximize[c]):
 				return 1
 			}
 		}
@@ -265,7 +259,7 @@ func oracleLayersQuadratic(values []float64, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	for k, i := range order {
 		for _, j := range order[:k] {
-			if layer[j] >= layer[i] && oracleDominates(row(j), row(i), maximize) {
+			if layer[j] >= layer[i] && testkit.Dominates(row(j), row(i), maximize) {
 				layer[i] = layer[j] + 1
 			}
 		}
@@ -429,7 +423,7 @@ func TestCrowdingDistanceTable(t *testing.T) {
 			if got == nil {
 				t.Fatal("got nil, want a non-nil slice")
 			}
-			if !sameBits(tt.values, orig) {
+			if !testkit.SameBits(tt.values, orig) {
 				t.Fatal("CrowdingDistance modified its input")
 			}
 			if diff := cmp.Diff(tt.want, got, cmpFloatNear); diff != "" {
@@ -498,7 +492,7 @@ func TestCrowdingDistanceIsNeverNaN(t *testing.T) {
 		vals, dims, _ := drawMatrix(t, value, 4, 30)
 		orig := slices.Clone(vals)
 		got := crowdingOf(vals, dims)
-		if !sameBits(vals, orig) {
+		if !testkit.SameBits(vals, orig) {
 			t.Fatal("CrowdingDistance modified its input")
 		}
 		for i, d := range got {

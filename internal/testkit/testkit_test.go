@@ -1,0 +1,75 @@
+package testkit
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestBetterAndDominates(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		a, b     float64
+		maximize bool
+		want     bool
+	}{
+		{1, 2, false, true},
+		{1, 2, true, false},
+		{nan, 2, false, false},
+		{2, nan, true, true},
+		{nan, nan, false, false},
+		{0, math.Copysign(0, -1), false, false},
+	} {
+		if got := Better(tc.a, tc.b, tc.maximize); got != tc.want {
+			t.Errorf("Better(%v, %v, %v) = %v, want %v", tc.a, tc.b, tc.maximize, got, tc.want)
+		}
+	}
+	up := []bool{false, true}
+	if !Dominates([]float64{1, 5}, []float64{2, 5}, up) || Dominates([]float64{1, 5}, []float64{1, 5}, up) || Dominates([]float64{1, 4}, []float64{2, 5}, up) {
+		t.Error("Dominates disagrees with the hand-checked pairs")
+	}
+}
+
+func TestFrontByHand(t *testing.T) {
+	// Minimizing both columns: (1,3) and (3,1) trade off, (2,2) beats
+	// neither and neither beats it, (3,3) is beaten by (2,2), and the copy
+	// of (1,3) is not beaten by its twin.
+	values := []float64{1, 3, 3, 1, 2, 2, 3, 3, 1, 3}
+	if got, want := Front(values, 2, []bool{false, false}), []int{0, 1, 2, 4}; !slices.Equal(got, want) {
+		t.Errorf("Front = %v, want %v", got, want)
+	}
+}
+
+func TestMatrixShapes(t *testing.T) {
+	for _, shape := range []string{"uniform", "line", "sphere"} {
+		m := Matrix(shape, 100, 3)
+		if len(m) != 300 || !SameBits(m, Matrix(shape, 100, 3)) {
+			t.Fatalf("%s: %d values, or not the same twice", shape, len(m))
+		}
+		for r := 0; r < 100; r++ {
+			row := m[3*r : 3*r+3]
+			sum, sq := row[0]+row[1]+row[2], row[0]*row[0]+row[1]*row[1]+row[2]*row[2]
+			switch {
+			case shape == "uniform" && slices.ContainsFunc(row, func(x float64) bool { return x < 0 || x >= 1 }):
+				t.Fatalf("uniform row %v outside [0, 1)", row)
+			case shape == "line" && math.Abs(sum-1) > 1e-12:
+				t.Fatalf("line row %v sums to %v", row, sum)
+			case shape == "sphere" && math.Abs(sq-1) > 1e-12:
+				t.Fatalf("sphere row %v has norm² %v", row, sq)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Matrix of an unknown shape did not panic")
+		}
+	}()
+	Matrix("cube", 1, 1)
+}
+
+func TestSameBits(t *testing.T) {
+	nan := math.NaN()
+	if !SameBits([]float64{nan, 1}, []float64{nan, 1}) || SameBits([]float64{0}, []float64{math.Copysign(0, -1)}) {
+		t.Error("SameBits compares values, not bits")
+	}
+}
