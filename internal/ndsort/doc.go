@@ -15,7 +15,8 @@
 //     O(n log² n) comparisons (layers.go).
 //   - d ≥ 4: layer 0 by nd.Front, then the other rows by Jensen's divide and
 //     conquer with the equal-key handling of Fortin et al. and the rank
-//     filter of Buzdalov and Shalyto, O(n log^(d−1) n) (dc.go).
+//     filter of Buzdalov and Shalyto, O(n log^(d−1) n) (dc.go, its pairwise
+//     base case in dcbrute.go).
 //
 // Crowding orders each column by a radix sort, O(d n) (crowding.go).
 //
