@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/spica-search/spica/internal/nd"
 	"github.com/spica-search/spica/internal/testkit"
 )
 
@@ -498,69 +497,6 @@ func TestHypervolumeOfFronts(t *testing.T) {
 			}
 		}
 	}
-}
-
-func TestRankSetMatchesSortedSlice(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(1, 70000).Draw(t, "n")
-		s := newRankSet(n)
-		var ref []int
-		for range rapid.IntRange(0, 200).Draw(t, "ops") {
-			i := rapid.IntRange(0, n-1).Draw(t, "i")
-			k, found := slices.BinarySearch(ref, i)
-			if rapid.Bool().Draw(t, "add") {
-				if !found {
-					s.add(i)
-					ref = slices.Insert(ref, k, i)
-				}
-			} else if found {
-				s.remove(i)
-				ref = slices.Delete(ref, k, k+1)
-			}
-			q := rapid.IntRange(-1, n).Draw(t, "q")
-			wantNext, wantPrev := -1, -1
-			for _, v := range ref {
-				if v > q && wantNext < 0 {
-					wantNext = v
-				}
-				if v < q {
-					wantPrev = v
-				}
-			}
-			if got := s.next(q); got != wantNext {
-				t.Fatalf("next(%d) = %d, want %d (set %v)", q, got, wantNext, ref)
-			}
-			if got := s.prev(q); got != wantPrev {
-				t.Fatalf("prev(%d) = %d, want %d (set %v)", q, got, wantPrev, ref)
-			}
-		}
-	})
-}
-
-func TestSortStableKeepsTiesInPayloadOrder(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{0, 1, 255, 256, 5000} {
-		a := make([]nd.Rec, n)
-		for i := range a {
-			// Few distinct keys on the small side, so ties are common.
-			a[i] = nd.Rec{Key: rng.Uint64() >> (56 + rng.UintN(9)), Aux: uint64(i)}
-		}
-		want := slices.Clone(a)
-		slices.SortStableFunc(want, func(x, y nd.Rec) int { return cmpUint(x.Key, y.Key) })
-		if got := nd.SortStable(slices.Clone(a), nil); !slices.Equal(got, want) {
-			t.Errorf("n=%d: sortStable differs from a stable sort", n)
-		}
-	}
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // TestHypervolumeManySmallSets complements the rapid properties, whose draws
