@@ -1,51 +1,7 @@
 package spica
 
-import (
-	"fmt"
-	"runtime/debug"
-	"time"
-)
+import "github.com/spica-search/spica/internal/testkit"
 
-// callDeadline is how long one call on a small input may take before
-// returnsWithin takes it for a call that never returns.
-const callDeadline = time.Second
-
-// fataler is what returnsWithin needs of a *testing.T or a *rapid.T.
-type fataler interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
-
-// returnsWithin runs f on a goroutine of its own and fails t, naming call
-// (the function and its inputs), if f panics. If f has not returned after
-// callDeadline it stops the test binary the way go test's -timeout does,
-// with every goroutine's stack, so that a hang fails in a second instead of
-// stalling CI until its own limit: a goroutine that never returns cannot be
-// stopped, and failing only the test would leave it spinning (and rapid
-// would start more of them while shrinking).
-func returnsWithin(t fataler, call string, f func()) {
-	t.Helper()
-	alarm := time.AfterFunc(callDeadline, func() {
-		debug.SetTraceback("all")
-		panic(fmt.Sprintf("%s did not return within %v", call, callDeadline))
-	})
-	var (
-		recovered any
-		stack     []byte
-	)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if recovered = recover(); recovered != nil {
-				stack = debug.Stack()
-			}
-		}()
-		f()
-	}()
-	<-done
-	alarm.Stop()
-	if recovered != nil {
-		t.Fatalf("%s panicked: %v\n%s", call, recovered, stack)
-	}
-}
+// returnsWithin is [testkit.ReturnsWithin]: a call that panics fails the
+// test, one that hangs stops the test binary within a second.
+var returnsWithin = testkit.ReturnsWithin

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/spica-search/spica/internal/testkit"
 )
 
 // TestHypervolumeContributionsRescaleOverflow pins shares whose gap or
@@ -108,7 +110,7 @@ func TestHypervolumeContributionsOverflowedExtentManyColumns(t *testing.T) {
 		}
 		call := fmt.Sprintf("HypervolumeContributions(%v, %d, %v, %v)", values, dims, maximize, ref)
 		var got []float64
-		returnsWithin(t, call, func() { got = sharesOf(values, dims, maximize, ref) })
+		testkit.ReturnsWithin(t, call, func() { got = sharesOf(values, dims, maximize, ref) })
 		if want := []float64{maxF / 1024, 0}; !(math.Abs(got[0]-want[0]) <= 1e-15*want[0] && got[1] == 0) {
 			t.Errorf("%s = %v, want %v", call, got, want)
 		}
@@ -119,7 +121,7 @@ func TestHypervolumeContributionsOverflowedExtentManyColumns(t *testing.T) {
 	values := []float64{-maxF, 0, 0, 0, -maxF, 1, 0, 1}
 	ref := []float64{1e308, 1e308, 1e308, 1e308}
 	var got []float64
-	returnsWithin(t, "HypervolumeContributions(issue 26's matrix)", func() {
+	testkit.ReturnsWithin(t, "HypervolumeContributions(issue 26's matrix)", func() {
 		got = sharesOf(values, 4, make([]bool, 4), ref)
 	})
 	if diff := cmp.Diff([]float64{math.Inf(1), 0}, got); diff != "" {

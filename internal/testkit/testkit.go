@@ -1,7 +1,8 @@
 // Package testkit holds what the tests of spica and of its engines share:
 // the dominance rule written straight in floats, the O(n²) front that
-// every front engine is checked against, and the matrices the benchmarks
-// and the large tests draw. Only tests import it.
+// every front engine is checked against, the matrices the benchmarks and
+// the large tests draw, and a deadline for calls that must not hang
+// (ReturnsWithin). Only tests import it.
 package testkit
 
 import (

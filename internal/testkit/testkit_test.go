@@ -1,8 +1,10 @@
 package testkit
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +73,26 @@ func TestSameBits(t *testing.T) {
 	nan := math.NaN()
 	if !SameBits([]float64{nan, 1}, []float64{nan, 1}) || SameBits([]float64{0}, []float64{math.Copysign(0, -1)}) {
 		t.Error("SameBits compares values, not bits")
+	}
+}
+
+// fakeT records what ReturnsWithin reports.
+type fakeT struct{ failed string }
+
+func (f *fakeT) Helper() {}
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.failed = fmt.Sprintf(format, args...)
+}
+
+func TestReturnsWithin(t *testing.T) {
+	var ft fakeT
+	ran := false
+	ReturnsWithin(&ft, "quick()", func() { ran = true })
+	if !ran || ft.failed != "" {
+		t.Errorf("a call that returns: ran %v, failure %q", ran, ft.failed)
+	}
+	ReturnsWithin(&ft, "boom()", func() { panic("boom") })
+	if !strings.HasPrefix(ft.failed, "boom() panicked: boom\n") {
+		t.Errorf("a call that panics: failure %q, want it named with its value", ft.failed)
 	}
 }

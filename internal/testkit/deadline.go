@@ -1,4 +1,4 @@
-package hv
+package testkit
 
 import (
 	"fmt"
@@ -7,23 +7,23 @@ import (
 )
 
 // callDeadline is how long one call on a small input may take before
-// returnsWithin takes it for a call that never returns.
+// ReturnsWithin takes it for a call that never returns.
 const callDeadline = time.Second
 
-// fataler is what returnsWithin needs of a *testing.T or a *rapid.T.
-type fataler interface {
+// Fataler is what ReturnsWithin needs of a *testing.T or a *rapid.T.
+type Fataler interface {
 	Helper()
 	Fatalf(format string, args ...any)
 }
 
-// returnsWithin runs f on a goroutine of its own and fails t, naming call
+// ReturnsWithin runs f on a goroutine of its own and fails t, naming call
 // (the function and its inputs), if f panics. If f has not returned after
 // callDeadline it stops the test binary the way go test's -timeout does,
 // with every goroutine's stack, so that a hang fails in a second instead of
 // stalling CI until its own limit: a goroutine that never returns cannot be
 // stopped, and failing only the test would leave it spinning (and rapid
 // would start more of them while shrinking).
-func returnsWithin(t fataler, call string, f func()) {
+func ReturnsWithin(t Fataler, call string, f func()) {
 	t.Helper()
 	alarm := time.AfterFunc(callDeadline, func() {
 		debug.SetTraceback("all")
