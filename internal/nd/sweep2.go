@@ -187,8 +187,70 @@ func front2Small(values []float64, n int, flip []uint64, crowd int) []int {
 	return front
 }
 
+// SmallLexOrder2Max is the most rows LexOrder2 takes: its buckets, two per
+// row, and its rows are numbered in 16 bits.
+const SmallLexOrder2Max = 1 << 14
+
+// LexOrder2 is the order of front2Small for the sweeps of other engines: it
+// calls use with each row's values, negated in a maximized column so that
+// smaller is better, and with the rows in lexicographic order of those
+// (equal rows next to each other), and returns true. Where front2Small
+// gives up (a NaN, an infinite first value, a range of first values that
+// overflows, +Inf and -Inf both in the second column) it returns false
+// without calling use. n must be at most SmallLexOrder2Max. sv and order
+// are pooled: they are valid only until use returns.
+func LexOrder2(values []float64, n int, maximize []bool, use func(sv [][2]float64, order []uint16)) bool {
+	s0, s1 := 1.0, 1.0
+	if maximize[0] {
+		s0 = -1
+	}
+	if maximize[1] {
+		s1 = -1
+	}
+	sc := front2Pool.Get().(*front2Scratch)
+	sv, order, _, ok := sc.lexOrder(values[:2*n], n, s0, s1, ndDefaults.crowd)
+	if ok {
+		use(sv, order)
+	}
+	front2Pool.Put(sc)
+	return ok
+}
+
 // sweep is front2Small on the scratch's memory.
 func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd int) []int {
+	sv, order, keep, ok := sc.lexOrder(values, n, s0, s1, crowd)
+	if !ok {
+		return nil
+	}
+	// best is the least second value so far, with the least first value
+	// among the rows that hold it (both +Inf before the first row): a row is
+	// dominated iff its second value is greater, or equal with a greater
+	// first value; best's first value is never greater than the row's, but
+	// for the +Inf it starts with. Marks are by row, for the front in row
+	// order.
+	best0, best1 := math.Inf(1), math.Inf(1)
+	for _, r := range order {
+		v := &sv[r]
+		v0, v1 := v[0], v[1]
+		keep[r] = uint8(1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0)))
+		if v1 < best1 || v1 == best1 && v0 < best0 {
+			best0, best1 = v0, v1
+		}
+	}
+	front := make([]int, n)
+	f := 0
+	for r, k := range keep {
+		front[f] = r
+		f += int(k)
+	}
+	return front[:f]
+}
+
+// lexOrder is the first half of front2Small, an order without a sort: it
+// fills sv with each row's signed values and order with the rows in
+// lexicographic order of those, and returns them with keep, room for a mark
+// per row; or ok = false where front2Small gives up.
+func (sc *front2Scratch) lexOrder(values []float64, n int, s0, s1 float64, crowd int) (sv [][2]float64, order []uint16, keep []uint8, ok bool) {
 	buckets := 2 * n
 	sv, of, start, free, order, keep := sc.take(n, buckets)
 	// sum is NaN once a value is, or once +Inf and -Inf met in it (then the
@@ -208,7 +270,7 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 	}
 	cut, ok := cutRange(lo, hi, buckets)
 	if !ok || sum != sum {
-		return nil
+		return nil, nil, nil, false
 	}
 	for r, v := range sv {
 		b := cut.bucket(v[0])
@@ -238,28 +300,7 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 	for _, b := range sc.crowded {
 		sortRows2(sv, order[start[b]:free[b]])
 	}
-	// best is the least second value so far, with the least first value
-	// among the rows that hold it (both +Inf before the first row): a row is
-	// dominated iff its second value is greater, or equal with a greater
-	// first value; best's first value is never greater than the row's, but
-	// for the +Inf it starts with. Marks are by row, for the front in row
-	// order.
-	best0, best1 := math.Inf(1), math.Inf(1)
-	for _, r := range order {
-		v := &sv[r]
-		v0, v1 := v[0], v[1]
-		keep[r] = uint8(1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0)))
-		if v1 < best1 || v1 == best1 && v0 < best0 {
-			best0, best1 = v0, v1
-		}
-	}
-	front := make([]int, n)
-	f := 0
-	for r, k := range keep {
-		front[f] = r
-		f += int(k)
-	}
-	return front[:f]
+	return sv, order, keep, true
 }
 
 // insertPlace moves up by one the rows of order[lo:p] that v, a row's

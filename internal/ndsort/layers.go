@@ -26,6 +26,7 @@ import (
 //     second key falls as the first rises, so the last row placed in a layer
 //     dominates a later row if any member does; a binary search over the
 //     layers' last rows finds the first layer that does not dominate it.
+//     A small matrix skips the keys and the sort (layers2Small).
 //   - Three columns: efficient non-dominated sort with binary search,
 //     ENS-BS (X. Zhang, Y. Tian, R. Cheng, Y. Jin, "An efficient approach to
 //     nondominated sorting for evolutionary multiobjective optimization",
@@ -58,6 +59,9 @@ func Layers(values []float64, n, dims int, maximize []bool) []int {
 	}
 	if dims >= 4 {
 		return peeledLayersDC(values, n, dims, maximize, layer)
+	}
+	if dims == 2 && n <= nd.SmallLexOrder2Max && layers2Small(values, n, maximize, layer) {
+		return layer
 	}
 	keys := sortedKeys(values, n, dims, maximize)
 	switch dims {
