@@ -113,18 +113,31 @@ func TestLayers2SmallMatchesOracle(t *testing.T) {
 }
 
 // TestLayers2SmallManyLayers draws a few hundred to two thousand rows of a
-// small integer grid, so that there are dozens of layers and the bisection
-// over them takes its deeper steps, and buckets hold more rows than
-// nd.LexOrder2 orders by insertion; the longest chain is the oracle.
+// small integer grid, so that buckets hold more rows than nd.LexOrder2
+// orders by insertion, and there are dozens of layers, or, with rows near
+// a diagonal, hundreds, so that tailSet counts by its heads and by
+// bisection (past 16 blocks of tailBlock layers); the longest chain is the
+// oracle.
 func TestLayers2SmallManyLayers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(200, 2000).Draw(t, "n")
-		side := rapid.IntRange(2, 60).Draw(t, "side")
+		side := rapid.IntRange(2, 400).Draw(t, "side")
+		diagonal := rapid.Bool().Draw(t, "diagonal")
 		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
 		cell := rapid.IntRange(0, side)
+		step := rapid.IntRange(0, 2)
 		values := make([]float64, 2*n)
-		for i := range values {
-			values[i] = float64(cell.Draw(t, "v"))
+		for i := 0; i < len(values); i += 2 {
+			values[i] = float64(cell.Draw(t, "v0"))
+			if diagonal {
+				// Along the diagonal in the columns' directions, a chain.
+				values[i+1] = values[i] + float64(step.Draw(t, "step"))
+				if maximize[0] != maximize[1] {
+					values[i+1] = -values[i+1]
+				}
+			} else {
+				values[i+1] = float64(cell.Draw(t, "v1"))
+			}
 		}
 		layer := make([]int, n)
 		if !layers2Small(values, n, maximize, layer) {
