@@ -51,6 +51,7 @@ var moocoreRows = []struct {
 	{"NonDominatedSort", "line", 2, 1e3, false, 1e3, 0.017},
 	{"NonDominatedSort", "sphere", 2, 1e3, false, 1e3, 0.022},
 	{"NonDominatedSort", "uniform", 2, 1e3, false, 1e3, 0.016},
+	{"NonDominated", "uniform", 5, 1e3, false, 1e3, 0.169},
 }
 
 // BenchmarkMoocore times every row of moocoreRows and reports, beside
