@@ -51,8 +51,13 @@ import (
 func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) {
 	lex, spare := lexSort(keys, dims, m, t)
 	row := func(i int) []uint64 { r := int(lex[i].Aux); return keys[r*dims : (r+1)*dims] }
+	// Everything but lex and keep is pooled scratch: allocating it each
+	// call made the collector's work a large share of a call on a thousand
+	// rows (issue 29).
+	sc := kungPool.Get().(*kungScratch)
+	defer kungPool.Put(sc)
 	// of[i] is the distinct row of lexicographic place i.
-	of := make([]uint32, m)
+	of := Grow(&sc.of, m)
 	distinct := 0
 	for i := range lex {
 		if i > 0 && !slices.Equal(row(i), row(i-1)) {
@@ -65,8 +70,11 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) 
 	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
 	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
 	// The int32 slices share one allocation, as do the kRec ones.
-	i32 := make([]int32, dims*distinct+distinct+1+2*dims*dims+w*blk)
-	recs := make([]kRec, (2+levels)*distinct)
+	i32 := Grow(&sc.i32, dims*distinct+distinct+1+2*dims*dims+w*blk)
+	clear(i32[:dims*distinct]) // each row's flag starts clear (not dominated)
+	recs := Grow(&sc.recs, (2+levels)*distinct)
+	bufs := Grow(&sc.bufs, dims)
+	clear(bufs)
 	k := &kung{
 		dims: dims,
 		pts:  i32[:dims*distinct],
@@ -74,15 +82,18 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) 
 		lim:  i32[dims*distinct+distinct+1:][:2*dims*dims],
 		blkA: i32[dims*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
 		tmp:  recs[:distinct],
-		bufs: make([][]kRec, dims),
+		bufs: bufs,
 		t:    t,
+		// maximaBits's scratch, kept from one call to the next.
+		bits64: sc.bits64,
+		bits32: sc.bits32,
 	}
 	for lo := 1; lo <= levels; lo++ {
 		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
 	}
 	// Rank each column but the first by a sort of the distinct rows' keys.
 	byKey := spare[:distinct]
-	buf := make([]Rec, distinct)
+	buf := Grow(&sc.buf, distinct)
 	fenSize := 0 // distinct keys in column dims−2, which the Fenwick tree spans
 	for c := 1; c < dims; c++ {
 		u := 0
@@ -112,11 +123,8 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) 
 	for u := range s {
 		s[u] = kRec{id: uint32(u)}
 	}
-	bits := kungBitsPool.Get().(*kungBits)
-	k.bits64, k.bits32 = bits.u64, bits.i32
 	k.maxima(s)
-	bits.u64, bits.i32 = k.bits64, k.bits32
-	kungBitsPool.Put(bits)
+	sc.bits64, sc.bits32 = k.bits64, k.bits32
 	keep = make([]bool, m)
 	for i, r := range lex {
 		keep[r.Aux] = !k.dead(of[i])
@@ -124,16 +132,21 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) 
 	return lex, keep
 }
 
-// kungBits is maximaBits's scratch between calls of frontKung, pooled: on
-// a thousand uniform rows of five columns it was half the bytes a call of
-// the front allocated, and the collector's work on them a large share of
-// its time (issue 29).
-type kungBits struct {
-	u64 []uint64
-	i32 []int32
+// kungScratch is the memory of frontKung but its result, pooled between
+// calls: on a thousand uniform rows of five columns it was most of the
+// bytes a call of the front allocated, and the collector's work on them a
+// large share of its time (issue 29).
+type kungScratch struct {
+	of     []uint32
+	i32    []int32
+	recs   []kRec
+	bufs   [][]kRec
+	buf    []Rec
+	bits64 []uint64
+	bits32 []int32
 }
 
-var kungBitsPool = sync.Pool{New: func() any { return new(kungBits) }}
+var kungPool = sync.Pool{New: func() any { return new(kungScratch) }}
 
 // kRec is a distinct row in a list sorted by one column: key is the row's
 // rank in that column, id the row, with bit 31 set for a row that only asks
