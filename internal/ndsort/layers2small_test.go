@@ -112,15 +112,15 @@ func TestLayers2SmallMatchesOracle(t *testing.T) {
 	})
 }
 
-// TestLayers2SmallManyLayers draws a few hundred to two thousand rows of a
+// TestLayers2SmallManyLayers draws a hundred to a thousand rows of a
 // small integer grid, so that buckets hold more rows than nd.LexOrder2
 // orders by insertion, and there are dozens of layers, or, with rows near
-// a diagonal, hundreds, so that tailSet counts by its heads and by
+// a diagonal, hundreds, so that sweepLayers2 counts by its heads and by
 // bisection (past 16 blocks of tailBlock layers); the longest chain is the
 // oracle.
 func TestLayers2SmallManyLayers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(200, 2000).Draw(t, "n")
+		n := rapid.IntRange(100, 1000).Draw(t, "n")
 		side := rapid.IntRange(2, 400).Draw(t, "side")
 		diagonal := rapid.Bool().Draw(t, "diagonal")
 		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
