@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/spica-search/spica/internal/nd"
 	"github.com/spica-search/spica/internal/testkit"
 )
 
@@ -230,6 +231,26 @@ func TestCountAtMost(t *testing.T) {
 			if got := countAtMost(vals, v); got != want {
 				t.Errorf("countAtMost(%v, %v) = %d, want %d", vals, v, got, want)
 			}
+		}
+	}
+}
+
+// TestLayers2SmallAtItsLimit runs Layers on nd.SmallLexOrder2Max rows, the
+// most the small path takes, and on one row more, which go by keys: rows
+// (i, m−i) for i < m−1 lie on a line and dominate none of each other
+// (layer 0), and the last row, (m, m), is no better than any of them in
+// either column and worse in one, so it is layer 1.
+func TestLayers2SmallAtItsLimit(t *testing.T) {
+	for _, m := range []int{nd.SmallLexOrder2Max, nd.SmallLexOrder2Max + 1} {
+		values := make([]float64, 0, 2*m)
+		want := make([]int, m)
+		for i := range m - 1 {
+			values = append(values, float64(i), float64(m-i))
+		}
+		values = append(values, float64(m), float64(m))
+		want[m-1] = 1
+		if diff := cmp.Diff(want, Layers(values, m, 2, []bool{false, false})); diff != "" {
+			t.Errorf("%d rows: layers (-want +got):\n%s", m, diff)
 		}
 	}
 }
