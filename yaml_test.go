@@ -3,6 +3,9 @@ package spica
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,4 +213,108 @@ func FuzzGoalUnmarshalYAML(f *testing.F) {
 			t.Fatalf("round trip (-first +again):\n%s", diff)
 		}
 	})
+}
+
+// yamlNode stands in for a YAML library's node in TestRepeatedKeyPathFromProbe:
+// a mapping (kids), a sequence (items) or a scalar, and dup, a key the
+// mapping repeats. Like yaml.v3, decoding a mapping that repeats a key
+// fails, and so does decoding into a generic tree any node above it (the
+// whole subtree is decoded); a probe of the parent decodes the children one
+// by one through their own Unmarshalers, so only the repeating mapping's
+// probe sees the error.
+type yamlNode struct {
+	kids  map[string]*yamlNode
+	items []*yamlNode
+	dup   string
+}
+
+// firstDup returns the first repeated key below n, in the order the
+// library would meet it (keys sorted here, one path per test case).
+func (n *yamlNode) firstDup() string {
+	if n.dup != "" {
+		return n.dup
+	}
+	for _, k := range slices.Sorted(maps.Keys(n.kids)) {
+		if d := n.kids[k].firstDup(); d != "" {
+			return d
+		}
+	}
+	for _, it := range n.items {
+		if d := it.firstDup(); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// unmarshal is the function the library hands an Unmarshaler for node n.
+func (n *yamlNode) unmarshal(v any) error {
+	d := n.dup
+	if _, ok := v.(*any); ok {
+		d = n.firstDup()
+	}
+	if d != "" {
+		return fmt.Errorf("yaml: unmarshal errors:\n  line 9: mapping key %q already defined at line 8", d)
+	}
+	switch p := v.(type) {
+	case *dupProbe:
+		return p.UnmarshalYAML(n.unmarshal)
+	case *map[string]dupProbe:
+		if n.kids == nil {
+			return errors.New("yaml: cannot unmarshal into a map")
+		}
+		*p = map[string]dupProbe{}
+		for k, kid := range n.kids {
+			var d dupProbe
+			if err := d.UnmarshalYAML(kid.unmarshal); err != nil {
+				return err
+			}
+			(*p)[k] = d
+		}
+		return nil
+	case *[]dupProbe:
+		if n.items == nil {
+			return errors.New("yaml: cannot unmarshal into a slice")
+		}
+		for _, it := range n.items {
+			var d dupProbe
+			if err := d.UnmarshalYAML(it.unmarshal); err != nil {
+				return err
+			}
+			*p = append(*p, d)
+		}
+		return nil
+	}
+	return errors.New("yaml: cannot unmarshal a scalar here")
+}
+
+// TestRepeatedKeyPathFromProbe: the library names only the repeated key;
+// its path comes from the probe walking the document, so a key repeated
+// inside sla is "sla.e2e_ms", not "e2e_ms", and inside the second item of
+// a list "x[1].k". Where the probe learns nothing, the key alone is the path.
+func TestRepeatedKeyPathFromProbe(t *testing.T) {
+	leaf := &yamlNode{}
+	nested := &yamlNode{kids: map[string]*yamlNode{
+		"target": leaf,
+		"sla":    {kids: map[string]*yamlNode{"ttft_ms": leaf}, dup: "e2e_ms"},
+	}}
+	var g OptimizationGoal
+	checkError(t, g.UnmarshalYAML(nested.unmarshal), ErrDuplicateKey, "sla.e2e_ms", -1)
+
+	inList := &yamlNode{kids: map[string]*yamlNode{
+		"target": leaf,
+		"x":      {items: []*yamlNode{leaf, {kids: map[string]*yamlNode{"a": leaf}, dup: "k"}}},
+	}}
+	checkError(t, g.UnmarshalYAML(inList.unmarshal), ErrDuplicateKey, "x[1].k", -1)
+
+	// A library whose probe decoding fails too: the key is all there is.
+	failing := func(v any) error {
+		if _, ok := v.(*dupProbe); ok {
+			return errors.New("yaml: probe refused")
+		}
+		return nested.unmarshal(v)
+	}
+	checkError(t, g.UnmarshalYAML(failing), ErrDuplicateKey, "e2e_ms", -1)
+	var s SLATarget
+	checkError(t, s.UnmarshalYAML(nested.kids["sla"].unmarshal), ErrDuplicateKey, "e2e_ms", -1)
 }
