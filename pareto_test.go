@@ -364,6 +364,16 @@ func TestParetoFrontErrors(t *testing.T) {
 			}
 		})
 	}
+	// One objective is enough here, and the message counts it in the
+	// singular; a goal's pareto_objectives need two, in the plural.
+	_, err := ParetoFront([]Candidate{good}, []OptimizationTarget{})
+	if want := "spica: objectives: needs at least 1 objective, got 0 []"; err == nil || err.Error() != want {
+		t.Errorf("no objectives: %v, want %q", err, want)
+	}
+	_, err = ParseGoal([]byte(`{"target": "pareto", "pareto_objectives": ["throughput"]}`))
+	if want := "spica: pareto_objectives: needs at least 2 objectives, got 1 [throughput]"; err == nil || err.Error() != want {
+		t.Errorf("one pareto objective: %v, want %q", err, want)
+	}
 }
 
 // TestParetoFrontReadsMetricsOfScalarCandidates is issue 8's case: a
