@@ -78,6 +78,10 @@ func TestHypervolumeSubsetRejectsBadInput(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalidMatrix at Path %q", tt.name, err, tt.path)
 		}
 	}
+	// k = 0 is a valid count: no rows, no volume.
+	if rows, vol, err := HypervolumeSubset([]float64{1, 2}, 2, []bool{false, false}, []float64{3, 3}, 0); err != nil || len(rows) != 0 || vol != 0 {
+		t.Errorf("k = 0: %v, %v, %v; want no rows, 0, nil", rows, vol, err)
+	}
 }
 
 // BenchmarkHypervolumeHistory times the curve beside one Hypervolume of the
