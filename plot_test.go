@@ -259,6 +259,15 @@ func TestFrontSVGCounts(t *testing.T) {
 		if left := n - len(finite); left > 0 != (len(s.notes) == 1) || left > 0 && !strings.HasPrefix(s.notes[0], strconv.Itoa(left)+" of ") {
 			t.Fatalf("%d candidates left out, notes %q", left, s.notes)
 		}
+		// The legend counts what is drawn, and the staircase needs two
+		// front points to be a line.
+		legend := fmt.Sprintf("Pareto front (%d)|dominated (%d)", len(front), len(finite)-len(front))
+		if !strings.Contains(strings.Join(s.texts, "|"), legend) {
+			t.Fatalf("no legend %q in %q", legend, s.texts)
+		}
+		if lines, want := strings.Count(b1.String(), "<polyline"), min(len(front)-1, 1); lines != max(want, 0) {
+			t.Fatalf("%d staircases for a front of %d", lines, len(front))
+		}
 	})
 }
 
@@ -560,5 +569,49 @@ func TestFrontSVGStaircase(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHistorySVGStepLine reads the step line of a short history back:
+// a value holds until the next one that differs, so 2, 2, 5, 5, 7.5 is
+// the five points (1,2) (3,2) (3,5) (5,5) (5,7.5) in pixels — equal x at
+// each rise, equal y along each hold — and the attribute is a plain list.
+func TestHistorySVGStepLine(t *testing.T) {
+	var b bytes.Buffer
+	if err := HistorySVG(&b, []float64{2, 2, 5, 5, 7.5}, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(&b)
+	var points string
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "polyline" {
+			points = attr(e, "points")
+		}
+	}
+	if points != strings.TrimSpace(points) || strings.Contains(points, "  ") {
+		t.Errorf("points %q: want single spaces between points", points)
+	}
+	var xs, ys []float64
+	for _, pt := range strings.Fields(points) {
+		var x, y float64
+		if _, err := fmt.Sscanf(pt, "%g,%g", &x, &y); err != nil {
+			t.Fatalf("point %q: %v", pt, err)
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	if len(xs) != 5 {
+		t.Fatalf("%d points %q, want 5", len(xs), points)
+	}
+	// x: evaluations 1, 3, 3, 5, 5 left to right; y: 2, 2, 5, 5, 7.5 rising
+	// (SVG's y grows downwards).
+	if !(xs[0] < xs[1] && xs[1] == xs[2] && xs[2] < xs[3] && xs[3] == xs[4]) {
+		t.Errorf("x %v: want a < b = b < c = c", xs)
+	}
+	if !(ys[0] == ys[1] && ys[1] > ys[2] && ys[2] == ys[3] && ys[3] > ys[4]) {
+		t.Errorf("y %v: want p = p > q = q > r", ys)
 	}
 }
