@@ -50,6 +50,16 @@ func TestReferencePointByHand(t *testing.T) {
 		values:   []float64{-inf, nan, 3, 1, 2, inf, 2, 4, 1},
 		maximize: []bool{false, false, false},
 		want:     []float64{2.1, 4.2, 3.2},
+	}, {
+		// Column 0 spans −MaxFloat64..1e308, a span beyond float64 (hi − lo
+		// overflows), yet a tenth of it past 1e308 is finite:
+		// 1e308 + 0.1·(1e308 + 1.7976931348623157e308)
+		// = 1e308 + 2.7976931348623157e307 = 1.27976931348623157e308.
+		// Column 1 spans 0..1: 1 + 0.1.
+		name:     "a span that overflows, a coordinate that does not",
+		values:   []float64{-math.MaxFloat64, 1, 1e308, 0},
+		maximize: []bool{false, false},
+		want:     []float64{1.27976931348623157e308, 1.1},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
