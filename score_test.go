@@ -173,6 +173,11 @@ func TestParseReportRejects(t *testing.T) {
 		{"an object metric", `{"duration_ms": {}}`, ErrInvalidReport, "duration_ms", 16},
 		{"an array metric", `{"planner_total_ticks": [1]}`, ErrInvalidReport, "planner_total_ticks", 24},
 		{"a repeated key", `{"gpu_hours": 1, "gpu_hours": 2}`, ErrDuplicateKey, "gpu_hours", 17},
+		// Two keys repeated: the one whose second occurrence comes first, at
+		// its opening quote (byte 17 in both), whichever sorts first.
+		{"of two repeats, b's comes first", `{"b": 1, "a": 1, "b": 2, "a": 2}`, ErrDuplicateKey, "b", 17},
+		{"of two repeats, b's comes first again", `{"a": 1, "b": 1, "b": 2, "a": 2}`, ErrDuplicateKey, "b", 17},
+		{"three times: the second", `{"a": 1, "a": 2, "a": 3}`, ErrDuplicateKey, "a", 9},
 		{"a repeated unread key", `{"engine": "a", "engine": {"x": 1}}`, ErrDuplicateKey, "engine", 16},
 		{"a number out of range", `{"duration_ms": 1e309}`, ErrInvalidReport, "duration_ms", 16},
 		{"a top-level array", `[{"gpu_hours": 1}]`, ErrInvalidReport, "", 0},
@@ -310,6 +315,10 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 		{"int64", int64(16), 16, ""},
 		{"uint16", uint16(2), 2, ""},
 		{"uint64", uint64(8), 8, ""},
+		{"zero", 0, 0, ""},
+		{"int64 MaxInt64", int64(math.MaxInt64), math.MaxInt64, ""},
+		{"uint64 MaxInt64", uint64(math.MaxInt64), math.MaxInt64, ""},
+		{"uint64 MaxInt64+1", uint64(math.MaxInt64) + 1, 0, "too large"},
 		{"uintptr", uintptr(1), 1, ""},
 		{"named int", gpus(6), 6, ""},
 		{"float64 from JSON", 8.0, 8, ""},
