@@ -28,14 +28,3 @@ func subsetOf(values []float64, dims int, maximize []bool, ref []float64, k int)
 func frontOf(values []float64, dims int, maximize []bool) []int {
 	return nd.Front(values, len(values)/dims, dims, maximize)
 }
-
-// compareFloat orders numbers ascending.
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

@@ -1,6 +1,7 @@
 package hv
 
 import (
+	stdcmp "cmp"
 	"math"
 	"slices"
 	"testing"
@@ -284,7 +285,7 @@ func quadraticSubset2(values []float64, maximize []bool, ref []float64, k int) f
 		}
 		pts = append(pts, pt{x, y})
 	}
-	slices.SortFunc(pts, func(a, b pt) int { return compareFloat(a.x, b.x) })
+	slices.SortFunc(pts, func(a, b pt) int { return stdcmp.Compare(a.x, b.x) }) // extents > 0: no NaN
 	m := len(pts)
 	k = min(k, m)
 	if k == 0 {
