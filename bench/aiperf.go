@@ -57,7 +57,7 @@ func readAIPerf(r *reader, obj int) {
 	if v, ok := r.metricAvg(c, prefix, "output_token_throughput_per_user", false); ok {
 		r.set(spica.MetricThroughputPerUser, v)
 		r.perUser = true
-		r.notef("%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged; no per-token gaps in this document)", spica.MetricThroughputPerUser, r.tool)
+		r.keyNotef(spica.MetricThroughputPerUser, "%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged; no per-token gaps in this document)", spica.MetricThroughputPerUser, r.tool)
 	}
 	if r.d.field(c, "goodput") >= 0 {
 		r.notef("goodput is requests/s: not used for %s", spica.MetricGoodput)

@@ -394,7 +394,7 @@ type reader struct {
 	err   error
 	rep   spica.Report
 	meta  map[string]any
-	notes []string
+	notes []note
 
 	gpus      int     // GPUs the document states, 0 when none
 	completed float64 // completed requests, -1 when unknown
@@ -413,8 +413,25 @@ func (r *reader) fail(path string, off int, format string, args ...any) {
 	}
 }
 
-func (r *reader) notef(format string, args ...any) {
-	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+// note is one line of Run.Notes; key is the report key whose value it
+// explains, "" for a note about the run as a whole.
+type note struct{ key, text string }
+
+func (r *reader) notef(format string, args ...any) { r.keyNotef("", format, args...) }
+
+// keyNotef notes how the value under key was obtained, so that the note
+// goes when the key does (a failed run drops its latency and per-user keys).
+func (r *reader) keyNotef(key, format string, args ...any) {
+	r.notes = append(r.notes, note{key, fmt.Sprintf(format, args...)})
+}
+
+// run is the Run the reader has read.
+func (r *reader) run() Run {
+	notes := make([]string, len(r.notes))
+	for i, n := range r.notes {
+		notes[i] = n.text
+	}
+	return Run{Tool: r.tool, Report: r.rep, Meta: r.meta, Notes: notes}
 }
 
 // at is the index of member key of the object at index obj, or -1. A key
@@ -565,17 +582,14 @@ func (r *reader) finish(opt Options) Run {
 		if opt.GPUs > 0 {
 			r.meta[gpusKey] = opt.GPUs
 		}
-		return Run{Tool: r.tool, Report: r.rep, Meta: r.meta, Notes: r.notes}
+		return r.run()
 	}
 	if r.completed == 0 {
 		for _, k := range failedRunKeys {
 			delete(r.rep, k)
 		}
 		// A note on how a key it drops was obtained no longer holds.
-		r.notes = slices.DeleteFunc(r.notes, func(n string) bool {
-			key, _, ok := strings.Cut(n, " is ")
-			return ok && slices.Contains(failedRunKeys, key)
-		})
+		r.notes = slices.DeleteFunc(r.notes, func(n note) bool { return slices.Contains(failedRunKeys, n.key) })
 		r.set(spica.MetricOutputThroughput, 0)
 		r.notef("no request completed: %s left out (a missing latency scores worst, never the 0 ms some tools write then), %s is 0",
 			strings.Join(failedRunKeys, ", "), spica.MetricOutputThroughput)
@@ -585,7 +599,7 @@ func (r *reader) finish(opt Options) Run {
 		switch {
 		case ok && tpot > 0 && !math.IsInf(tpot, 1):
 			r.set(spica.MetricThroughputPerUser, 1000/tpot)
-			r.notef("%s is 1000 / mean_tpot_ms: the run has no per-token gaps and %s writes no per-user figure this package uses", spica.MetricThroughputPerUser, r.tool)
+			r.keyNotef(spica.MetricThroughputPerUser, "%s is 1000 / mean_tpot_ms: the run has no per-token gaps and %s writes no per-user figure this package uses", spica.MetricThroughputPerUser, r.tool)
 		default:
 			r.notef("%s left out: no per-token gaps, no per-user figure and no positive mean_tpot_ms", spica.MetricThroughputPerUser)
 		}
@@ -598,7 +612,7 @@ func (r *reader) finish(opt Options) Run {
 		r.meta[gpusKey] = gpus
 		if d, ok := r.rep[spica.MetricDurationMs]; ok {
 			r.set(spica.MetricGPUHours, float64(gpus)*d/3_600_000)
-			r.notef("gpu_hours is %d GPUs × duration_ms / 3600000", gpus)
+			r.keyNotef(spica.MetricGPUHours, "gpu_hours is %d GPUs × duration_ms / 3600000", gpus)
 		}
 	} else if _, ok := r.rep[spica.MetricGPUHours]; !ok {
 		r.notef("gpu_hours left out: %s writes no GPU count; set Options.GPUs", r.tool)
@@ -611,5 +625,5 @@ func (r *reader) finish(opt Options) Run {
 			r.notef("%s left out: the document has no per-request records (a requests/s goodput is not tokens/s)", spica.MetricGoodput)
 		}
 	}
-	return Run{Tool: r.tool, Report: r.rep, Meta: r.meta, Notes: r.notes}
+	return r.run()
 }

@@ -58,7 +58,7 @@ func readGenAIPerf(r *reader, obj int) {
 	if v, ok := r.metricAvg(obj, "", "output_token_throughput_per_user", false); ok {
 		r.set(spica.MetricThroughputPerUser, v)
 		r.perUser = true
-		r.notef("%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged)", spica.MetricThroughputPerUser, r.tool)
+		r.keyNotef(spica.MetricThroughputPerUser, "%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged)", spica.MetricThroughputPerUser, r.tool)
 	} else if r.d.field(obj, "output_token_throughput_per_request") >= 0 {
 		r.notef("output_token_throughput_per_request is output tokens / request latency, TTFT included: not used as the per-user rate")
 	}

@@ -347,10 +347,10 @@ func (r *reader) perUserFromRecords(reqs []request) {
 	switch {
 	case gaps.n > 0:
 		r.set(spica.MetricThroughputPerUser, gaps.mean())
-		r.notef("%s is the replay's: the mean over every positive inter-token gap of 1000/gap_ms (%d gaps)", spica.MetricThroughputPerUser, gaps.n)
+		r.keyNotef(spica.MetricThroughputPerUser, "%s is the replay's: the mean over every positive inter-token gap of 1000/gap_ms (%d gaps)", spica.MetricThroughputPerUser, gaps.n)
 	case figures.n > 0:
 		r.set(spica.MetricThroughputPerUser, figures.mean())
-		r.notef("%s is the mean of %s's per-request figure over %d requests (no per-token gaps)", spica.MetricThroughputPerUser, r.tool, figures.n)
+		r.keyNotef(spica.MetricThroughputPerUser, "%s is the mean of %s's per-request figure over %d requests (no per-token gaps)", spica.MetricThroughputPerUser, r.tool, figures.n)
 	default:
 		return
 	}

@@ -56,7 +56,7 @@ func readTRTLLM(r *reader, obj int) {
 		if v, ok := r.field(stream, "streaming_metrics.", "token_output_speed_tok_s"); ok {
 			r.set(spica.MetricThroughputPerUser, v)
 			r.perUser = true
-			r.notef("%s is streaming_metrics.token_output_speed_tok_s, the generation-phase tokens/s per user", spica.MetricThroughputPerUser)
+			r.keyNotef(spica.MetricThroughputPerUser, "%s is streaming_metrics.token_output_speed_tok_s, the generation-phase tokens/s per user", spica.MetricThroughputPerUser)
 		}
 	}
 	r.metaAt(obj, "model", "engine", "model")
