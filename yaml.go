@@ -191,10 +191,7 @@ func (p *dupProbe) UnmarshalYAML(unmarshal func(any) error) error {
 		slices.Sort(keys)
 		for _, k := range keys {
 			if sub := m[k].path; sub != "" {
-				p.path = k + "." + sub
-				if sub[0] == '[' {
-					p.path = k + sub
-				}
+				p.path = joinPath(k, sub)
 				return nil
 			}
 		}
@@ -208,12 +205,21 @@ func (p *dupProbe) UnmarshalYAML(unmarshal func(any) error) error {
 	if unmarshal(&l) == nil {
 		for i, e := range l {
 			if e.path != "" {
-				p.path = "[" + strconv.Itoa(i) + "]." + e.path
+				p.path = joinPath("["+strconv.Itoa(i)+"]", e.path)
 				return nil
 			}
 		}
 	}
 	return nil // a scalar, or a mapping with keys that are no strings
+}
+
+// joinPath puts the path sub below prefix: "sla" and "e2e_ms" are
+// "sla.e2e_ms", "x" and "[1].k" are "x[1].k".
+func joinPath(prefix, sub string) string {
+	if sub[0] == '[' {
+		return prefix + sub
+	}
+	return prefix + "." + sub
 }
 
 // repeatedKeyOf reports the key a YAML library's error says is repeated.

@@ -306,6 +306,10 @@ func TestRepeatedKeyPathFromProbe(t *testing.T) {
 		"x":      {items: []*yamlNode{leaf, {kids: map[string]*yamlNode{"a": leaf}, dup: "k"}}},
 	}}
 	checkError(t, g.UnmarshalYAML(inList.unmarshal), ErrDuplicateKey, "x[1].k", -1)
+	inListOfLists := &yamlNode{kids: map[string]*yamlNode{
+		"x": {items: []*yamlNode{{items: []*yamlNode{leaf, {kids: map[string]*yamlNode{"a": leaf}, dup: "k"}}}}},
+	}}
+	checkError(t, g.UnmarshalYAML(inListOfLists.unmarshal), ErrDuplicateKey, "x[0][1].k", -1)
 
 	// A library whose probe decoding fails too: the key is all there is.
 	failing := func(v any) error {
