@@ -53,8 +53,8 @@ var axisUnits = [...]string{
 // An unknown target for x or y is an error wrapping [ErrUnknownTarget], pareto
 // or x == y one wrapping [ErrInvalidParetoObjectives], each with Path "x" or
 // "y"; a candidate without a value is an error as in [ObjectiveMatrix]; and
-// w's errors are returned as they are. It costs one [NonDominated] call and O(n) writes; cands is not
-// modified.
+// w's errors are returned as they are. It costs one [NonDominated] call and
+// O(n) writes; cands is not modified.
 func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotOptions) error {
 	if err := checkAxisTargets(x, y); err != nil {
 		return err
