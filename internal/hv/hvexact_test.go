@@ -67,14 +67,46 @@ func exactGrid(values []float64, dims int, maximize []bool, ref []float64) (*big
 		sort.Float64s(e)
 		edges[j] = slices.Compact(e)
 	}
-	total, out := new(big.Rat), make([]*big.Rat, n)
-	for i := range out {
-		out[i] = new(big.Rat)
+	// Every value is an integer times 2^-k for one k, so the cells' volumes
+	// and their sums are integers times 2^-(k·dims): summing big integers
+	// skips the GCD a big.Rat pays on every step.
+	k := 0
+	for _, e := range edges {
+		for _, v := range e {
+			if v != 0 {
+				_, exp := math.Frexp(v)
+				k = max(k, 53-exp)
+			}
+		}
+	}
+	scaled := func(v float64) *big.Int {
+		f := new(big.Float).SetFloat64(v)
+		i, _ := f.SetMantExp(f, k).Int(nil)
+		return i
+	}
+	widths := make([][]*big.Int, dims)
+	for j, e := range edges {
+		for i := 1; i < len(e); i++ {
+			widths[j] = append(widths[j], new(big.Int).Sub(scaled(e[i]), scaled(e[i-1])))
+		}
+	}
+	sum, sums := new(big.Int), make([]*big.Int, n)
+	for i := range sums {
+		sums[i] = new(big.Int)
+	}
+	unit := new(big.Int).Lsh(big.NewInt(1), uint(k*dims))
+	result := func() (*big.Rat, []*big.Rat) {
+		out := make([]*big.Rat, n)
+		for i := range out {
+			out[i] = new(big.Rat).SetFrac(sums[i], unit)
+		}
+		return new(big.Rat).SetFrac(sum, unit), out
 	}
 	if len(rows) == 0 {
-		return total, out
+		return result()
 	}
 	cell := make([]int, dims)
+	vol := new(big.Int)
 	for {
 		covering, who := 0, -1
 		for _, i := range rows {
@@ -88,13 +120,13 @@ func exactGrid(values []float64, dims int, maximize []bool, ref []float64) (*big
 			}
 		}
 		if covering > 0 {
-			vol := big.NewRat(1, 1)
+			vol.SetInt64(1)
 			for j := range dims {
-				vol.Mul(vol, new(big.Rat).Sub(rat(edges[j][cell[j]+1]), rat(edges[j][cell[j]])))
+				vol.Mul(vol, widths[j][cell[j]])
 			}
-			total.Add(total, vol)
+			sum.Add(sum, vol)
 			if covering == 1 {
-				out[who].Add(out[who], vol)
+				sums[who].Add(sums[who], vol)
 			}
 		}
 		j := 0
@@ -106,7 +138,7 @@ func exactGrid(values []float64, dims int, maximize []bool, ref []float64) (*big
 			cell[j] = 0
 		}
 		if j == dims {
-			return total, out
+			return result()
 		}
 	}
 }
