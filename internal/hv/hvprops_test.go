@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/spica-search/spica/internal/testkit"
@@ -94,6 +95,49 @@ func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
 		for i, s := range shares {
 			if math.Ldexp(s, k) != scaledShares[i] && !tiny(s, scaledShares[i]) {
 				t.Fatalf("row %d: share %v, with column %d scaled by 2^%d: %v", i, s, c, k, scaledShares[i])
+			}
+		}
+	})
+}
+
+// TestCrowdedGridsMatchTheOracle draws up to 40 rows on a lattice of five
+// values per column, so that rows tie in one or more columns, repeat, and
+// hide one another far more often than on the small pools of
+// TestHypervolumeMatchesGridOracle: the volume, every row's share and the
+// history of the prefixes against the grid oracle, which is exact on
+// integers. The column count decides which kernels run, and the row count
+// whether the small three-column paths or the sweeps do.
+func TestCrowdedGridsMatchTheOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 5).Draw(t, "dims")
+		n := rapid.IntRange(0, []int{0, 40, 40, 40, 16, 10}[dims]).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		ref := make([]float64, dims)
+		for j := range ref {
+			ref[j] = 5 // every row inside the box, minimized
+			if maximize[j] {
+				ref[j] = -1
+			}
+			if rapid.IntRange(0, 4).Draw(t, "tight ref") == 0 {
+				ref[j] = 2 // rows on the bad side and on the boundary too
+			}
+		}
+		values := make([]float64, n*dims)
+		for i := range values {
+			values[i] = float64(rapid.IntRange(0, 4).Draw(t, "v"))
+		}
+		total, _ := gridOracle(values, dims, maximize, ref)
+		if got := volumeOf(values, dims, maximize, ref); got != total {
+			t.Fatalf("Volume = %v, oracle %v", got, total)
+		}
+		want := oracleContributions(values, dims, maximize, ref)
+		if diff := cmp.Diff(want, sharesOf(values, dims, maximize, ref)); diff != "" {
+			t.Fatalf("Contributions (-oracle +got):\n%s", diff)
+		}
+		history := historyOf(values, dims, maximize, ref)
+		for i := range n {
+			if want := oracleHV(values[:(i+1)*dims], dims, maximize, ref); history[i] != want {
+				t.Fatalf("History[%d] = %v, oracle %v", i, history[i], want)
 			}
 		}
 	})
