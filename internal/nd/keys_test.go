@@ -99,3 +99,29 @@ func TestKeyValueInvertsFastKey(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) { check(t, math.Float64frombits(rapid.Uint64().Draw(t, "bits"))) })
 }
+
+// TestKeysDominate pins the dominance of key rows, smaller keys better: no
+// worse in every column and strictly better in one. The pre-filter is its
+// only caller in this package, and a filter that drops nothing is still
+// right, so no front test here would notice it wrong.
+func TestKeysDominate(t *testing.T) {
+	for _, tc := range []struct {
+		a, b []uint64
+		want bool
+	}{
+		{[]uint64{1, 2, 3}, []uint64{1, 2, 3}, false}, // equal rows
+		{[]uint64{1, 2, 3}, []uint64{1, 2, 4}, true},  // better in the last column only
+		{[]uint64{0, 2, 3}, []uint64{1, 2, 3}, true},  // better in the first column only
+		{[]uint64{0, 1, 2}, []uint64{1, 2, 3}, true},  // better everywhere
+		{[]uint64{0, 2, 4}, []uint64{1, 2, 3}, false}, // better, then worse
+		{[]uint64{2, 2, 3}, []uint64{1, 2, 4}, false}, // worse, then better
+		{[]uint64{1, 2, 4}, []uint64{1, 2, 3}, false}, // worse in one, equal elsewhere
+		{[]uint64{5}, []uint64{6}, true},
+		{[]uint64{6}, []uint64{5}, false},
+		{[]uint64{1 << 63}, []uint64{1<<63 + 1}, true}, // keys compare unsigned
+	} {
+		if got := KeysDominate(tc.a, tc.b); got != tc.want {
+			t.Errorf("KeysDominate(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
