@@ -200,6 +200,7 @@ func TestContributionsContractOnTheSweep(t *testing.T) {
 		{"a hiding row", TestHypervolumeContributionsOfAHidingRow},
 		{"infinities", TestHypervolumeWithInfinitiesMatchesGridOracle},
 		{"row order", TestHypervolumeIgnoresRowOrder},
+		{"crowded grids", TestCrowdedGridsMatchTheOracle},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			useContributions3Path(t, 0)
