@@ -110,35 +110,53 @@ func TestHypervolumeScalesExactlyWithAColumn(t *testing.T) {
 func TestCrowdedGridsMatchTheOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		dims := rapid.IntRange(1, 5).Draw(t, "dims")
-		n := rapid.IntRange(0, []int{0, 40, 40, 40, 16, 10}[dims]).Draw(t, "n")
-		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
-		ref := make([]float64, dims)
-		for j := range ref {
-			ref[j] = 5 // every row inside the box, minimized
-			if maximize[j] {
-				ref[j] = -1
-			}
-			if rapid.IntRange(0, 4).Draw(t, "tight ref") == 0 {
-				ref[j] = 2 // rows on the bad side and on the boundary too
-			}
-		}
-		values := make([]float64, n*dims)
-		for i := range values {
-			values[i] = float64(rapid.IntRange(0, 4).Draw(t, "v"))
-		}
-		total, _ := gridOracle(values, dims, maximize, ref)
-		if got := volumeOf(values, dims, maximize, ref); got != total {
-			t.Fatalf("Volume = %v, oracle %v", got, total)
-		}
-		want := oracleContributions(values, dims, maximize, ref)
-		if diff := cmp.Diff(want, sharesOf(values, dims, maximize, ref)); diff != "" {
-			t.Fatalf("Contributions (-oracle +got):\n%s", diff)
-		}
-		history := historyOf(values, dims, maximize, ref)
-		for i := range n {
-			if want := oracleHV(values[:(i+1)*dims], dims, maximize, ref); history[i] != want {
-				t.Fatalf("History[%d] = %v, oracle %v", i, history[i], want)
-			}
-		}
+		checkCrowded(t, dims, []int{0, 40, 40, 40, 16, 10}[dims], 5)
 	})
+}
+
+// TestContributions3SweepOnTies runs the crowded lattices of three columns
+// through the sweep (contributions3) with three values per column, so that
+// most rows tie another in x or y as the sweep meets them: the ties its
+// neighbours, rectangles and back rows break.
+func TestContributions3SweepOnTies(t *testing.T) {
+	useContributions3Path(t, 0)
+	rapid.Check(t, func(t *rapid.T) {
+		checkCrowded(t, 3, 30, rapid.IntRange(2, 4).Draw(t, "levels"))
+	})
+}
+
+// checkCrowded draws up to maxRows rows of dims columns whose values are
+// whole numbers below levels, and checks the volume, every share and the
+// prefix history against the grid oracle, exactly.
+func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
+	n := rapid.IntRange(0, maxRows).Draw(t, "n")
+	maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+	ref := make([]float64, dims)
+	for j := range ref {
+		ref[j] = float64(levels) // every row inside the box, minimized
+		if maximize[j] {
+			ref[j] = -1
+		}
+		if rapid.IntRange(0, 4).Draw(t, "tight ref") == 0 {
+			ref[j] = float64(levels / 2) // rows on the bad side and on the boundary too
+		}
+	}
+	values := make([]float64, n*dims)
+	for i := range values {
+		values[i] = float64(rapid.IntRange(0, levels-1).Draw(t, "v"))
+	}
+	total, _ := gridOracle(values, dims, maximize, ref)
+	if got := volumeOf(values, dims, maximize, ref); got != total {
+		t.Fatalf("Volume = %v, oracle %v", got, total)
+	}
+	want := oracleContributions(values, dims, maximize, ref)
+	if diff := cmp.Diff(want, sharesOf(values, dims, maximize, ref)); diff != "" {
+		t.Fatalf("Contributions (-oracle +got):\n%s", diff)
+	}
+	history := historyOf(values, dims, maximize, ref)
+	for i := range n {
+		if want := oracleHV(values[:(i+1)*dims], dims, maximize, ref); history[i] != want {
+			t.Fatalf("History[%d] = %v, oracle %v", i, history[i], want)
+		}
+	}
 }
