@@ -196,7 +196,9 @@ const SmallLexOrder2Max = 1 << 14
 // smaller is better, and with the rows in lexicographic order of those
 // (equal rows next to each other), and returns true. Where front2Small
 // gives up (a NaN, an infinite first value, a range of first values that
-// overflows, +Inf and -Inf both in the second column) it returns false
+// overflows, or a running sum of the signed values, row by row, that meets
+// both infinities: +Inf and -Inf in the second column, or finite values
+// that overflow beside an infinity of the other sign) it returns false
 // without calling use. n must be at most SmallLexOrder2Max. sv and order
 // are pooled: they are valid only until use returns.
 func LexOrder2(values []float64, n int, maximize []bool, use func(sv [][2]float64, order []uint16)) bool {

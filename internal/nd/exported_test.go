@@ -1,0 +1,130 @@
+package nd
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The functions here serve the other engines (ndsort, hv) and the root, not
+// this package's own front: a mistake in them leaves every front test here
+// passing, so each is checked directly.
+
+// TestSelectNth checks quickselect against a sort: a[k] is the element of
+// rank k, none before it larger and none after it smaller, and a is a
+// reordering of what it was. Few distinct values, so pivots tie often.
+func TestSelectNth(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := rapid.SliceOfN(rapid.IntRange(0, rapid.IntRange(0, 40).Draw(t, "top")), 1, 300).Draw(t, "a")
+		k := rapid.IntRange(0, len(a)-1).Draw(t, "k")
+		want := slices.Clone(a)
+		slices.Sort(want)
+		SelectNth(a, k, func(v int) int { return v })
+		if a[k] != want[k] {
+			t.Fatalf("a[%d] = %d, want %d (the sorted slice is %v)", k, a[k], want[k], want)
+		}
+		for i, v := range a {
+			if i < k && v > a[k] || i > k && v < a[k] {
+				t.Fatalf("a[%d] = %d on the wrong side of a[%d] = %d: %v", i, v, k, a[k], a)
+			}
+		}
+		got := slices.Clone(a)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("SelectNth changed the elements: %v, want a reordering of %v", got, want)
+		}
+	})
+}
+
+func TestCovers(t *testing.T) {
+	for _, tc := range []struct {
+		a, b []uint64
+		want bool
+	}{
+		{[]uint64{1, 2}, []uint64{1, 2}, true}, // equal keys cover
+		{[]uint64{0, 2}, []uint64{1, 2}, true},
+		{[]uint64{1, 3}, []uint64{1, 2}, false}, // larger in the last column
+		{[]uint64{2, 0}, []uint64{1, 9}, false}, // larger in the first column
+		{[]uint64{}, []uint64{5}, true},
+		{[]uint64{4}, []uint64{4, 0}, true}, // b is read as far as a goes
+	} {
+		if got := Covers(tc.a, tc.b); got != tc.want {
+			t.Errorf("Covers(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestLexOrder2 checks the order LexOrder2 hands to other engines against
+// its contract: each row's values signed so that smaller is better, every
+// row once, in lexicographic order of those; and a refusal, without a
+// call, exactly where the doc says front2Small gives up.
+func TestLexOrder2(t *testing.T) {
+	pool := []float64{0, math.Copysign(0, -1), 1, 2, 2.5, -3, 1e300, -1e300, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 60).Draw(t, "n")
+		maximize := []bool{rapid.Bool().Draw(t, "max0"), rapid.Bool().Draw(t, "max1")}
+		special := rapid.Bool().Draw(t, "special")
+		values := make([]float64, 2*n)
+		for i := range values {
+			if special {
+				values[i] = rapid.SampledFrom(pool).Draw(t, "v")
+			} else {
+				values[i] = float64(rapid.IntRange(-4, 4).Draw(t, "v"))
+			}
+		}
+		// Where front2Small gives up: a NaN, an infinite first value, a
+		// range of first values that overflows, or a running sum of the
+		// signed values that meets both infinities (NaN then).
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		giveUp := false
+		for r := range n {
+			v0, v1 := values[2*r], values[2*r+1]
+			if maximize[0] {
+				v0 = -v0
+			}
+			if maximize[1] {
+				v1 = -v1
+			}
+			giveUp = giveUp || math.IsInf(v0, 0)
+			sum += v0 + v1
+			lo, hi = min(lo, v0), max(hi, v0)
+		}
+		giveUp = giveUp || math.IsNaN(sum) || n > 0 && math.IsInf(hi-lo, 0)
+
+		called := false
+		ok := LexOrder2(values, n, maximize, func(sv [][2]float64, order []uint16) {
+			called = true
+			if len(order) != n {
+				t.Fatalf("%d rows in the order, want %d", len(order), n)
+			}
+			seen := make([]bool, n)
+			for k, r := range order {
+				if int(r) >= n || seen[r] {
+					t.Fatalf("order %v: row %d out of range or twice", order, r)
+				}
+				seen[r] = true
+				for j := range 2 {
+					want := values[2*int(r)+j]
+					if maximize[j] {
+						want = -want
+					}
+					if sv[r][j] != want {
+						t.Fatalf("sv[%d][%d] = %v, want %v", r, j, sv[r][j], want)
+					}
+				}
+				if k > 0 {
+					p := sv[order[k-1]]
+					if p[0] > sv[r][0] || p[0] == sv[r][0] && p[1] > sv[r][1] {
+						t.Fatalf("rows %d then %d: %v before %v is not lexicographic", order[k-1], r, p, sv[r])
+					}
+				}
+			}
+		})
+		if ok == giveUp || called != ok {
+			t.Fatalf("LexOrder2 of %v = %v (use called: %v), want %v", values, ok, called, !giveUp)
+		}
+	})
+}
