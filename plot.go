@@ -504,7 +504,9 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	// Near ±MaxFloat64 the padding may overflow: the frame stops at the
 	// largest float.
 	lo, hi = max(lo, -math.MaxFloat64), min(hi, math.MaxFloat64)
-	step := niceNumber((hi/2-lo/2)*2/float64(max(want-1, 1)), true)
+	// Halved, divided, then doubled: a span beyond MaxFloat64 still gets a
+	// round step.
+	step := niceNumber((hi/2-lo/2)/float64(max(want-1, 1))*2, true)
 	if math.IsInf(step, 0) || step == 0 {
 		return lo, hi, []float64{lo, hi}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +36,7 @@ type svgElement struct {
 	name  string
 	attrs map[string]string
 	text  string
+	lines []string // a text's tspans
 	group string
 }
 
@@ -62,8 +64,11 @@ func readElements(t tb, data []byte) []*svgElement {
 					break
 				}
 			}
-			if e.name == "tspan" && len(stack) > 0 && stack[len(stack)-1].text != "" {
-				stack[len(stack)-1].text += " "
+			if e.name == "tspan" && len(stack) > 0 {
+				if stack[len(stack)-1].text != "" {
+					stack[len(stack)-1].text += " "
+				}
+				stack[len(stack)-1].lines = append(stack[len(stack)-1].lines, "")
 			}
 			stack = append(stack, e)
 			if e.name != "title" && e.name != "tspan" {
@@ -74,6 +79,9 @@ func readElements(t tb, data []byte) []*svgElement {
 			for i := len(stack) - 1; i >= 0; i-- {
 				if n := stack[i].name; n != "title" && n != "tspan" {
 					stack[i].text += string(tok)
+					if l := stack[i].lines; len(l) > 0 && stack[len(stack)-1].name == "tspan" {
+						l[len(l)-1] += string(tok)
+					}
 					break
 				}
 			}
@@ -140,7 +148,8 @@ func (a tickAxis) pixel(v float64) float64 {
 	if n < 1 {
 		return math.NaN()
 	}
-	return a.pixels[0] + (v-a.values[0])/(a.values[n]-a.values[0])*(a.pixels[n]-a.pixels[0])
+	// Halves keep a span beyond MaxFloat64 finite.
+	return a.pixels[0] + (v/2-a.values[0]/2)/(a.values[n]/2-a.values[0]/2)*(a.pixels[n]-a.pixels[0])
 }
 
 // picture is what checkLayout found.
@@ -273,22 +282,28 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 	return p
 }
 
-// checkAxisTitle checks that an axis title's lines fit its axis at the
-// font size it was given, or that the size is the smallest, 8.
+// checkAxisTitle checks how an axis title was fitted to its axis: on one
+// line when it fits at 12 pixels, else split before its parenthesis; at
+// the largest whole font size up to 12 at which every line fits, or at 8,
+// the smallest.
 func checkAxisTitle(t tb, e *svgElement, length float64) {
 	t.Helper()
-	size := e.num(t, "font-size")
-	if size > 12 || size < 8 {
-		t.Errorf("axis title %q at font size %g, want 8 to 12", e.text, size)
+	width := func(s string, size float64) float64 { return 0.58 * size * float64(utf8.RuneCountInString(s)) }
+	want := []string{e.text}
+	if i := strings.Index(e.text, " ("); i > 0 && width(e.text, 12) > length {
+		want = []string{e.text[:i], e.text[i+1:]}
 	}
-	lines := []string{e.text}
-	if i := strings.Index(e.text, " ("); i > 0 && 0.58*12*float64(utf8.RuneCountInString(e.text)) > length {
-		lines = []string{e.text[:i], e.text[i+1:]}
+	if !slices.Equal(e.lines, want) {
+		t.Errorf("axis title in lines %q on %g pixels, want %q", e.lines, length, want)
 	}
-	for _, l := range lines {
-		if size > 8 && 0.58*size*float64(utf8.RuneCountInString(l)) > length {
-			t.Errorf("axis title line %q at font size %g is wider than its axis (%g)", l, size, length)
+	size, fits := e.num(t, "font-size"), 12.0
+	for _, l := range want {
+		if width(l, fits) > length {
+			fits = max(8, math.Floor(length/width(l, 1)))
 		}
+	}
+	if size != fits {
+		t.Errorf("axis title %q at font size %g on %g pixels, want %g", e.text, size, length, fits)
 	}
 }
 
@@ -358,26 +373,39 @@ func TestFrontSVGGeometry(t *testing.T) {
 		size := rapid.SampledFrom(sizes).Draw(t, "size")
 		// Magnitudes that give ticks with decimals, plain ticks and ticks
 		// with a scale in the axis title.
-		magX := rapid.SampledFrom([]float64{1e-5, 1, 300, 1e7}).Draw(t, "magX")
-		magY := rapid.SampledFrom([]float64{1e-5, 1, 300, 1e7}).Draw(t, "magY")
+		// 1e306 spans ±1e307 around 0 and 1e307 spans ±1e308, beyond
+		// MaxFloat64.
+		mags := []float64{1e-5, 1, 300, 1e7, 1e306, 1e307}
+		magX := rapid.SampledFrom(mags).Draw(t, "magX")
+		magY := rapid.SampledFrom(mags).Draw(t, "magY")
+		lowest := 0
+		if magX > 1e300 || magY > 1e300 {
+			lowest = -1000
+		}
 		n := rapid.IntRange(2, 12).Draw(t, "n")
 		cands := make([]Candidate, n)
 		lat, tp := make([]float64, n), make([]float64, n)
 		for i := range cands {
-			lat[i] = magX * float64(rapid.IntRange(0, 1000).Draw(t, "lat")) / 100
-			tp[i] = magY * float64(rapid.IntRange(0, 1000).Draw(t, "tp")) / 100
+			lat[i] = float64(rapid.IntRange(lowest, 1000).Draw(t, "lat")) / 100 * magX
+			tp[i] = float64(rapid.IntRange(lowest, 1000).Draw(t, "tp")) / 100 * magY
 			cands[i] = Candidate{Objectives: map[string]float64{"e2e_latency": lat[i], "throughput": tp[i]}}
 		}
 		if lat[0] == lat[1] || tp[0] == tp[1] {
 			lat[1], tp[1] = lat[0]+magX, tp[0]+magY // a span on both axes
 			cands[1] = Candidate{Objectives: map[string]float64{"e2e_latency": lat[1], "throughput": tp[1]}}
 		}
+		// A title of any length: the longer ones are shrunk to fit.
+		title := strings.Repeat("Wide title ", rapid.IntRange(0, 12).Draw(t, "title"))
+		title += strings.Repeat("i", rapid.IntRange(0, 10).Draw(t, "letters"))
 		var b bytes.Buffer
-		opt := PlotOptions{Width: size.w, Height: size.h}
+		opt := PlotOptions{Width: size.w, Height: size.h, Title: title}
 		if err := FrontSVG(&b, cands, TargetE2ELatency, TargetThroughput, opt); err != nil {
 			t.Fatal(err)
 		}
-		p := checkLayout(t, b.Bytes(), size.wantW, size.wantH, "Pareto front: throughput against e2e_latency")
+		if title == "" {
+			title = "Pareto front: throughput against e2e_latency"
+		}
+		p := checkLayout(t, b.Bytes(), size.wantW, size.wantH, title)
 		var cx, cy []float64
 		var legend []*svgElement
 		for _, e := range p.elements {

@@ -139,6 +139,24 @@ func TestFrontSVGByHand(t *testing.T) {
 			t.Errorf("no text %q in %q", want, s.texts)
 		}
 	}
+	// The tick labels in full: on the default 608×358 frame, 608/90 + 2 = 8
+	// x ticks are wanted over 60.5 (step 60.5/7 ≈ 8.6 → 10) and 358/45 + 2
+	// = 9 y ticks over 770 (step 770/8 ≈ 96 → 100).
+	var xticks, yticks []string
+	for _, e := range readElements(t, b.Bytes()) {
+		switch {
+		case e.name == "text" && e.attrs["text-anchor"] == "middle" && e.attrs["transform"] == "":
+			xticks = append(xticks, e.text)
+		case e.name == "text" && e.attrs["text-anchor"] == "end":
+			yticks = append(yticks, e.text)
+		}
+	}
+	if diff := cmp.Diff([]string{"40", "50", "60", "70", "80", "90"}, xticks); diff != "" {
+		t.Errorf("x ticks (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"800", "900", "1000", "1100", "1200", "1300", "1400", "1500"}, yticks); diff != "" {
+		t.Errorf("y ticks (-want +got):\n%s", diff)
+	}
 	for _, absent := range []string{"30", "100", "700", "1600"} {
 		for _, text := range s.texts {
 			if text == absent {
@@ -368,6 +386,11 @@ func TestNiceTicks(t *testing.T) {
 		// 1e-8 apart relative is more than a billionth: drawn apart.
 		// 1000..1000.00001 padded by 5e-7; step 1.1e-5/2 → 5e-6.
 		{"a hundred-millionth apart", []float64{1000, 1000.00001}, 3, 999.9999995, 1000.0000105, []string{"1000.000000", "1000.000005", "1000.000010"}, ""},
+		// A span beyond MaxFloat64: ±1e308 padded by 2e308/20 = 1e307;
+		// 8 ticks: step 2.2e308/7 ≈ 3.1e307 → 5e307, in units of 10³⁰⁶.
+		// The step was once computed as the span times 2 over 7, +Inf, and
+		// the two ends of the frame were the only ticks.
+		{"beyond MaxFloat64", []float64{-1e308, 1e308}, 8, -1.1e308, 1.1e308, []string{"-100", "-50", "0", "50", "100"}, "×10³⁰⁶"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
