@@ -279,6 +279,15 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 	}
 	checkAxisTitle(t, xTitle, p.right-p.left)
 	checkAxisTitle(t, yTitle, p.bot-p.top)
+
+	// A note sits at the canvas's bottom left, under the x axis title.
+	for _, e := range els {
+		if e.name == "text" && e.attrs["class"] == "note" {
+			if x, y := e.num(t, "x"), e.num(t, "y"); !(0 < x && x < p.left) || !(p.bot+38 < y && y < p.h) {
+				t.Errorf("note %q at (%g, %g), want left of x=%g and between y=%g and the canvas's bottom %g", e.text, x, y, p.left, p.bot+38, p.h)
+			}
+		}
+	}
 	return p
 }
 
@@ -394,6 +403,11 @@ func TestFrontSVGGeometry(t *testing.T) {
 			lat[1], tp[1] = lat[0]+magX, tp[0]+magY // a span on both axes
 			cands[1] = Candidate{Objectives: map[string]float64{"e2e_latency": lat[1], "throughput": tp[1]}}
 		}
+		// Candidates that cannot be drawn, counted in a note.
+		undrawn := rapid.IntRange(0, 2).Draw(t, "undrawn")
+		for range undrawn {
+			cands = append(cands, Candidate{Objectives: map[string]float64{"e2e_latency": math.NaN(), "throughput": 1}})
+		}
 		// A title of any length: the longer ones are shrunk to fit.
 		title := strings.Repeat("Wide title ", rapid.IntRange(0, 12).Draw(t, "title"))
 		title += strings.Repeat("i", rapid.IntRange(0, 10).Draw(t, "letters"))
@@ -432,6 +446,15 @@ func TestFrontSVGGeometry(t *testing.T) {
 		}
 		if len(cx) != n {
 			t.Fatalf("%d points for %d candidates", len(cx), n)
+		}
+		var notes []string
+		for _, e := range p.elements {
+			if e.attrs["class"] == "note" {
+				notes = append(notes, e.text)
+			}
+		}
+		if want := fmt.Sprintf("%d of %d candidates not drawn: a NaN or infinite value", undrawn, n+undrawn); undrawn > 0 && !slices.Equal(notes, []string{want}) || undrawn == 0 && len(notes) > 0 {
+			t.Errorf("notes %q with %d candidates not drawn", notes, undrawn)
 		}
 		checkPadding(t, "x", cx, p.left, p.right)
 		checkPadding(t, "y", cy, p.top, p.bot)
