@@ -37,6 +37,7 @@ type svgElement struct {
 	attrs map[string]string
 	text  string
 	lines []string // a text's tspans
+	dys   []string // and their dy attributes
 	group string
 }
 
@@ -69,6 +70,7 @@ func readElements(t tb, data []byte) []*svgElement {
 					stack[len(stack)-1].text += " "
 				}
 				stack[len(stack)-1].lines = append(stack[len(stack)-1].lines, "")
+				stack[len(stack)-1].dys = append(stack[len(stack)-1].dys, e.attrs["dy"])
 			}
 			stack = append(stack, e)
 			if e.name != "title" && e.name != "tspan" {
@@ -304,6 +306,10 @@ func checkAxisTitle(t tb, e *svgElement, length float64) {
 	}
 	if !slices.Equal(e.lines, want) {
 		t.Errorf("axis title in lines %q on %g pixels, want %q", e.lines, length, want)
+	}
+	// The first line at the title's anchor, a second one line below.
+	if wantDy := []string{"0", "1.2em"}[:len(e.lines)]; !slices.Equal(e.dys, wantDy) {
+		t.Errorf("axis title lines %q at dy %q, want %q", e.lines, e.dys, wantDy)
 	}
 	size, fits := e.num(t, "font-size"), 12.0
 	for _, l := range want {
