@@ -160,3 +160,36 @@ func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
 		}
 	}
 }
+
+// TestContributions3SmallOnTies runs the three-column small path
+// (contributions3Small) on lattices with up to twelve values per column and
+// up to 200 rows, against the sweep (contributions3), which the crowded
+// tests hold to the grid oracle: exact agreement on integers. Fronts grow
+// past the sixteen steps at which contrib3Search bisects, and rows still
+// tie the steps they meet in x or y.
+func TestContributions3SmallOnTies(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		levels := rapid.SampledFrom([]int{3, 5, 12}).Draw(t, "levels")
+		n := rapid.IntRange(0, 200).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
+		ref := make([]float64, 3)
+		for j := range ref {
+			ref[j] = float64(levels)
+			if maximize[j] {
+				ref[j] = -1
+			}
+		}
+		values := make([]float64, 3*n)
+		for i := range values {
+			values[i] = float64(rapid.IntRange(0, levels-1).Draw(t, "v"))
+		}
+		small := sharesOf(values, 3, maximize, ref)
+		old := contributions3SmallMax
+		contributions3SmallMax = 0
+		sweep := sharesOf(values, 3, maximize, ref)
+		contributions3SmallMax = old
+		if diff := cmp.Diff(sweep, small); diff != "" {
+			t.Fatalf("contributions3Small (+) against contributions3 (-):\n%s", diff)
+		}
+	})
+}
