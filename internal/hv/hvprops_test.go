@@ -193,3 +193,21 @@ func TestContributions3SmallOnTies(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryWithInfinitiesMatchesGridOracle is the prefix history on the
+// pools of hvInput with NaN and ±Inf among the values: a row inside the box
+// with an infinite value on its good side makes that prefix and every later
+// one +Inf, a NaN or a value on the bad side leaves the row out, and every
+// other prefix is measured as the grid oracle measures it.
+func TestHistoryWithInfinitiesMatchesGridOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		values, dims, maximize, ref := hvInput(t, 5, 8, true)
+		n := len(values) / dims
+		history := historyOf(values, dims, maximize, ref)
+		for i := range n {
+			if want := oracleHV(values[:(i+1)*dims], dims, maximize, ref); !approxEqual(history[i], want) {
+				t.Fatalf("History[%d] of %v = %v, oracle %v", i, values, history[i], want)
+			}
+		}
+	})
+}
