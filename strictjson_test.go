@@ -29,6 +29,13 @@ func TestStrictReaderEdges(t *testing.T) {
 		// The key `"\\"` is one backslash once decoded; the second one starts
 		// at byte 10.
 		{`{"\\": 1, "\\": 2}`, `\`, 10, `key "\\" given twice`},
+		// A string cut short: after a backslash (byte 8, the last), after a
+		// \u escape with exactly its four digits left (bytes 7 to 12), and
+		// inside one with two of them left, which is the escape's fault,
+		// at its backslash, byte 7.
+		{`{"a": "x\`, "", 9, "unterminated string"},
+		{`{"a": "\u0041`, "", 13, "unterminated string"},
+		{`{"a": "\u00`, "", 7, `invalid \u escape in string`},
 	} {
 		data := []byte(c.data)
 		_, err := ParseReport(data[:len(data):len(data)]) // nothing past the end to read by mistake
@@ -39,6 +46,21 @@ func TestStrictReaderEdges(t *testing.T) {
 		}
 		if e.Path != c.path || e.Offset != c.offset || e.Msg != c.msg {
 			t.Errorf("ParseReport(%q): path %q, offset %d, msg %q; want %q, %d, %q", c.data, e.Path, e.Offset, e.Msg, c.path, c.offset, c.msg)
+		}
+	}
+
+	// \u takes exactly the hex digits 0-9, a-f and A-F: each end of each
+	// range passes, and the byte just outside it fails at the backslash.
+	for _, c := range "09afAF" {
+		if _, err := ParseReport([]byte(`{"a": "\u00` + string(c) + string(c) + `"}`)); err != nil {
+			t.Errorf("\\u00%c%c: %v", c, c, err)
+		}
+	}
+	for _, c := range "/:`g@G" {
+		_, err := ParseReport([]byte(`{"a": "\u0` + string(c) + `00"}`))
+		var e *Error
+		if !errors.As(err, &e) || e.Offset != 7 || e.Msg != `invalid \u escape in string` {
+			t.Errorf("\\u0%c00: %v, want an invalid \\u escape at byte 7", c, err)
 		}
 	}
 
