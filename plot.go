@@ -506,7 +506,7 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	lo, hi = max(lo, -math.MaxFloat64), min(hi, math.MaxFloat64)
 	// Halved, divided, then doubled: a span beyond MaxFloat64 still gets a
 	// round step.
-	step := niceNumber((hi/2-lo/2)/float64(max(want-1, 1))*2, true)
+	step := niceNumber((hi/2-lo/2)/float64(max(want-1, 1))*2)
 	if math.IsInf(step, 0) || step == 0 {
 		return lo, hi, []float64{lo, hi}
 	}
@@ -522,9 +522,9 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	return lo, hi, ticks
 }
 
-// niceNumber returns a 1, 2 or 5 times a power of ten near x (rounded when
-// round is set, else at least x).
-func niceNumber(x float64, round bool) float64 {
+// niceNumber returns the 1, 2 or 5 times a power of ten nearest x, by
+// Heckbert's thresholds (1.5, 3 and 7 times the power).
+func niceNumber(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return x
 	}
@@ -532,11 +532,11 @@ func niceNumber(x float64, round bool) float64 {
 	f := x / math.Pow(10, e)
 	var nf float64
 	switch {
-	case round && f < 1.5, !round && f <= 1:
+	case f < 1.5:
 		nf = 1
-	case round && f < 3, !round && f <= 2:
+	case f < 3:
 		nf = 2
-	case round && f < 7, !round && f <= 5:
+	case f < 7:
 		nf = 5
 	default:
 		nf = 10

@@ -638,3 +638,21 @@ func TestHistorySVGStepLine(t *testing.T) {
 		t.Errorf("y %v: want p = p > q = q > r", ys)
 	}
 }
+
+// TestNiceNumber pins Heckbert's rounding at each threshold: below 1.5
+// times a power of ten rounds to 1, below 3 to 2, below 7 to 5, and the
+// rest to 10; what is not a positive finite number comes back as it is.
+func TestNiceNumber(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{1, 1}, {1.49, 1}, {1.5, 2}, {2.99, 2}, {3, 5}, {6.99, 5}, {7, 10}, {9.99, 10},
+		{15, 20}, {140, 100}, {300, 500}, {7000, 10000}, {0.25, 0.2},
+		{0, 0}, {-3, -3}, {math.Inf(1), math.Inf(1)},
+	} {
+		if got := niceNumber(tc.x); got != tc.want {
+			t.Errorf("niceNumber(%g) = %g, want %g", tc.x, got, tc.want)
+		}
+	}
+	if got := niceNumber(math.NaN()); !math.IsNaN(got) {
+		t.Errorf("niceNumber(NaN) = %g, want NaN", got)
+	}
+}
