@@ -506,7 +506,7 @@ func niceTicks(vs []float64, want int) (lo, hi float64, ticks []float64) {
 	lo, hi = max(lo, -math.MaxFloat64), min(hi, math.MaxFloat64)
 	// Halved, divided, then doubled: a span beyond MaxFloat64 still gets a
 	// round step.
-	step := niceNumber((hi/2-lo/2)/float64(max(want-1, 1))*2)
+	step := niceNumber((hi/2 - lo/2) / float64(max(want-1, 1)) * 2)
 	if math.IsInf(step, 0) || step == 0 {
 		return lo, hi, []float64{lo, hi}
 	}
