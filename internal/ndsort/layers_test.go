@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/spica-search/spica/internal/nd"
+
 	"github.com/spica-search/spica/internal/testkit"
 )
 
@@ -551,4 +553,27 @@ func TestStepsBisections(t *testing.T) {
 			t.Fatalf("stepsBelow(%v, %d) = %d, want %d", keys, k, got, below)
 		}
 	})
+}
+
+// TestLayersTwoColumnsBeyondTheSmallPath sorts two columns of more rows than
+// the small path takes (nd.SmallLexOrder2Max), and at its limit, against the
+// same rows with a constant third column: a column every row shares changes
+// no dominance, and sends the rows down the three-column path instead.
+func TestLayersTwoColumnsBeyondTheSmallPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 2))
+	for _, n := range []int{nd.SmallLexOrder2Max, nd.SmallLexOrder2Max + 1, 20000} {
+		values := make([]float64, 2*n)
+		three := make([]float64, 0, 3*n)
+		for i := range n {
+			// Few distinct values, so rows tie and layers run deep.
+			values[2*i], values[2*i+1] = float64(rng.IntN(300)), float64(rng.IntN(300))
+			three = append(three, values[2*i], values[2*i+1], 7)
+		}
+		maximize := []bool{false, true}
+		got := Layers(values, n, 2, maximize)
+		want := Layers(three, n, 3, []bool{false, true, false})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("n=%d: two columns (+) against three with a constant one (-):\n%s", n, diff)
+		}
+	}
 }
