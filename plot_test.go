@@ -391,6 +391,15 @@ func TestNiceTicks(t *testing.T) {
 		// The step was once computed as the span times 2 over 7, +Inf, and
 		// the two ends of the frame were the only ticks.
 		{"beyond MaxFloat64", []float64{-1e308, 1e308}, 8, -1.1e308, 1.1e308, []string{"-100", "-50", "0", "50", "100"}, "×10³⁰⁶"},
+		// A top tick of exactly a million takes the scale: 0..1e6 padded by
+		// 5e4; 3 ticks: step 1.1e6/2 → 5e5.
+		{"a million", []float64{0, 1e6}, 3, -5e4, 1.05e6, []string{"0.0", "0.5", "1.0"}, "×10⁶"},
+		// A top tick of exactly a thousandth does not: 0..1e-3 padded by
+		// 5e-5; step 1.1e-3/2 → 5e-4, four decimals.
+		{"a thousandth", []float64{0, 1e-3}, 3, -5e-5, 1.05e-3, []string{"0.0000", "0.0005", "0.0010"}, ""},
+		// A step of exactly a tenth needs one decimal, not two: 0.1..0.9
+		// padded by 0.04; 9 ticks: step 0.88/8 = 0.11 → 0.1.
+		{"tenths", []float64{0.1, 0.9}, 9, 0.06, 0.94, []string{"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
