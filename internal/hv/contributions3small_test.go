@@ -25,6 +25,23 @@ func useContributions3Path(t testing.TB, limit int) {
 	t.Cleanup(func() { contributions3SmallMax = old })
 }
 
+// sharesOnPath is sharesOf of a three-column matrix with
+// contributions3SmallMax set to limit for the one call, for the bodies of
+// rapid checks, which have no Cleanup.
+func sharesOnPath(limit int, values []float64, maximize []bool, ref []float64) []float64 {
+	defer func(old int) { contributions3SmallMax = old }(contributions3SmallMax)
+	contributions3SmallMax = limit
+	return sharesOf(values, 3, maximize, ref)
+}
+
+// useHV3Path sets hv3SmallMax, above which Volume takes three columns
+// through hv3, for the rest of the test.
+func useHV3Path(t testing.TB, limit int) {
+	old := hv3SmallMax
+	hv3SmallMax = limit
+	t.Cleanup(func() { hv3SmallMax = old })
+}
+
 func TestContributions3ByHand(t *testing.T) {
 	up := []bool{true, true, true}
 	tests := []struct {
@@ -172,11 +189,7 @@ func TestContributions3SmallMatchesSweep(t *testing.T) {
 		ref := []float64{5, 5, 5}
 		shares := make([][]float64, 2)
 		for k, p := range contributions3Paths {
-			old := contributions3SmallMax
-			contributions3SmallMax = p.limit
-			c := sharesOf(values, 3, maximize, ref)
-			contributions3SmallMax = old
-			shares[k] = c
+			shares[k] = sharesOnPath(p.limit, values, maximize, ref)
 		}
 		for i, want := range shares[0] {
 			if got := shares[1][i]; math.Abs(got-want) > 1e-10*max(math.Abs(got), math.Abs(want)) {

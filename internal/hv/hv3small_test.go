@@ -75,8 +75,7 @@ func TestHV3SmallMatchesHV3(t *testing.T) {
 func TestHypervolumeThreeColumnPaths(t *testing.T) {
 	for _, limit := range []int{0, 1 << 30} {
 		t.Run(fmt.Sprintf("hv3SmallMax=%d", limit), func(t *testing.T) {
-			defer func(old int) { hv3SmallMax = old }(hv3SmallMax)
-			hv3SmallMax = limit
+			useHV3Path(t, limit)
 			rapid.Check(t, func(t *rapid.T) {
 				values, dims, maximize, ref := hvInput(t, 3, 8, false)
 				want := oracleHV(values, dims, maximize, ref)

@@ -121,22 +121,20 @@ func TestCrowdedGridsMatchTheOracle(t *testing.T) {
 // break.
 func TestContributions3SweepOnTies(t *testing.T) {
 	useContributions3Path(t, 0)
-	// The volume through hv3, the sweep Volume takes above hv3SmallMax rows.
-	oldHV3 := hv3SmallMax
-	hv3SmallMax = 0
-	t.Cleanup(func() { hv3SmallMax = oldHV3 })
+	useHV3Path(t, 0)
 	rapid.Check(t, func(t *rapid.T) {
 		checkCrowded(t, 3, 30, rapid.IntRange(2, 4).Draw(t, "levels"))
 	})
 }
 
-// checkCrowded draws up to maxRows rows of dims columns whose values are
-// whole numbers below levels, and checks the volume, every share and the
-// prefix history against the grid oracle, exactly.
-func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
+// crowdedInput draws up to maxRows rows of dims columns whose values are
+// whole numbers below levels, each column in a random direction, with the
+// reference point past every row or, one column in five, in the middle of
+// the values, where rows lie on the bad side and on the boundary.
+func crowdedInput(t *rapid.T, dims, maxRows, levels int) (values []float64, maximize []bool, ref []float64) {
 	n := rapid.IntRange(0, maxRows).Draw(t, "n")
-	maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
-	ref := make([]float64, dims)
+	maximize = rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+	ref = make([]float64, dims)
 	for j := range ref {
 		ref[j] = float64(levels) // every row inside the box, minimized
 		if maximize[j] {
@@ -146,10 +144,18 @@ func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
 			ref[j] = float64(levels / 2) // rows on the bad side and on the boundary too
 		}
 	}
-	values := make([]float64, n*dims)
+	values = make([]float64, n*dims)
 	for i := range values {
 		values[i] = float64(rapid.IntRange(0, levels-1).Draw(t, "v"))
 	}
+	return values, maximize, ref
+}
+
+// checkCrowded draws a crowdedInput and checks the volume, every share and
+// the prefix history against the grid oracle, exactly.
+func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
+	values, maximize, ref := crowdedInput(t, dims, maxRows, levels)
+	n := len(values) / dims
 	total, _ := gridOracle(values, dims, maximize, ref)
 	if got := volumeOf(values, dims, maximize, ref); got != total {
 		t.Fatalf("Volume = %v, oracle %v", got, total)
@@ -175,24 +181,9 @@ func checkCrowded(t *rapid.T, dims, maxRows, levels int) {
 func TestContributions3SmallOnTies(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		levels := rapid.SampledFrom([]int{3, 5, 12}).Draw(t, "levels")
-		n := rapid.IntRange(0, 200).Draw(t, "n")
-		maximize := rapid.SliceOfN(rapid.Bool(), 3, 3).Draw(t, "maximize")
-		ref := make([]float64, 3)
-		for j := range ref {
-			ref[j] = float64(levels)
-			if maximize[j] {
-				ref[j] = -1
-			}
-		}
-		values := make([]float64, 3*n)
-		for i := range values {
-			values[i] = float64(rapid.IntRange(0, levels-1).Draw(t, "v"))
-		}
-		small := sharesOf(values, 3, maximize, ref)
-		old := contributions3SmallMax
-		contributions3SmallMax = 0
-		sweep := sharesOf(values, 3, maximize, ref)
-		contributions3SmallMax = old
+		values, maximize, ref := crowdedInput(t, 3, 200, levels)
+		small := sharesOnPath(1<<30, values, maximize, ref)
+		sweep := sharesOnPath(0, values, maximize, ref)
 		if diff := cmp.Diff(sweep, small); diff != "" {
 			t.Fatalf("contributions3Small (+) against contributions3 (-):\n%s", diff)
 		}

@@ -13,7 +13,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/spica-search/spica/internal/nd"
-
 	"github.com/spica-search/spica/internal/testkit"
 )
 
