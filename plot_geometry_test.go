@@ -33,12 +33,13 @@ type tb interface {
 // text of its <title> for a circle, its tspans joined by a space for a
 // text) and the class of the group around it.
 type svgElement struct {
-	name  string
-	attrs map[string]string
-	text  string
-	lines []string // a text's tspans
-	dys   []string // and their dy attributes
-	group string
+	name   string
+	attrs  map[string]string
+	text   string
+	lines  []string // a text's tspans
+	dys    []string // and their dy attributes
+	titled bool     // whether it holds a <title>
+	group  string
 }
 
 func readElements(t tb, data []byte) []*svgElement {
@@ -64,6 +65,9 @@ func readElements(t tb, data []byte) []*svgElement {
 					e.group = stack[i].attrs["class"]
 					break
 				}
+			}
+			if e.name == "title" && len(stack) > 0 {
+				stack[len(stack)-1].titled = true
 			}
 			if e.name == "tspan" && len(stack) > 0 {
 				if stack[len(stack)-1].text != "" {
@@ -91,7 +95,33 @@ func readElements(t tb, data []byte) []*svgElement {
 			stack = stack[:len(stack)-1]
 		}
 	}
+	if len(stack) != 0 {
+		t.Fatalf("unclosed elements in SVG")
+	}
 	return all
+}
+
+// firstNamed is the first element called name, or nil.
+func firstNamed(els []*svgElement, name string) *svgElement {
+	for _, e := range els {
+		if e.name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// points reads a polyline's points attribute as pixel coordinates.
+func (e *svgElement) points(t tb) (xs, ys []float64) {
+	t.Helper()
+	for _, pt := range strings.Fields(e.attrs["points"]) {
+		var x, y float64
+		if _, err := fmt.Sscanf(pt, "%g,%g", &x, &y); err != nil {
+			t.Fatalf("point %q: %v", pt, err)
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	return xs, ys
 }
 
 func (e *svgElement) num(t tb, name string) float64 {
@@ -141,6 +171,7 @@ func scaleOf(t tb, title string) int {
 // tickAxis is an axis as its tick labels give it: value = at(pixel).
 type tickAxis struct {
 	pixels, values []float64
+	texts          []string // the labels as written
 }
 
 // pixel is where the ticks put v, interpolating between the first and the
@@ -242,6 +273,7 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 		}
 		p.x.pixels = append(p.x.pixels, x)
 		p.x.values = append(p.x.values, tickValue(t, e.text, xscale))
+		p.x.texts = append(p.x.texts, e.text)
 	}
 	for k, e := range yticks {
 		x, y := e.num(t, "x"), e.num(t, "y")
@@ -253,6 +285,7 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 		}
 		p.y.pixels = append(p.y.pixels, y)
 		p.y.values = append(p.y.values, tickValue(t, e.text, yscale))
+		p.y.texts = append(p.y.texts, e.text)
 	}
 	checkTicks(t, "x", p.x, p.left, p.right, +1)
 	checkTicks(t, "y", p.y, p.bot, p.top, -1)
@@ -554,24 +587,11 @@ func TestHistorySVGGeometry(t *testing.T) {
 		checkPadding(t, "values", []float64{p.y.pixel(history[0]), p.y.pixel(history[n-1])}, p.top, p.bot)
 		// The step line runs from evaluation 1 to n, every corner where the
 		// ticks put an evaluation and a value of the history.
-		var line *svgElement
-		for _, e := range p.elements {
-			if e.name == "polyline" {
-				line = e
-			}
-		}
+		line := firstNamed(p.elements, "polyline")
 		if line == nil {
 			t.Fatal("no step line")
 		}
-		pts := strings.Fields(line.attrs["points"])
-		var xs, ys []float64
-		for _, pt := range pts {
-			var x, y float64
-			if _, err := fmt.Sscanf(pt, "%g,%g", &x, &y); err != nil {
-				t.Fatalf("point %q: %v", pt, err)
-			}
-			xs, ys = append(xs, x), append(ys, y)
-		}
+		xs, ys := line.points(t)
 		if !near(xs[0], p.x.pixel(1), 0.5) || !near(xs[len(xs)-1], p.x.pixel(float64(n)), 0.5) {
 			t.Errorf("step line from x=%g to %g, want %.2f to %.2f", xs[0], xs[len(xs)-1], p.x.pixel(1), p.x.pixel(float64(n)))
 		}
@@ -580,7 +600,7 @@ func TestHistorySVGGeometry(t *testing.T) {
 		}
 		for k := 1; k < len(xs); k++ {
 			if xs[k] < xs[k-1] || ys[k] > ys[k-1] || xs[k] != xs[k-1] && ys[k] != ys[k-1] {
-				t.Errorf("step line %v: segment %d goes neither right nor up", pts, k)
+				t.Errorf("step line %q: segment %d goes neither right nor up", line.attrs["points"], k)
 			}
 		}
 	})

@@ -2,10 +2,8 @@ package spica
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -25,61 +23,24 @@ type svgSummary struct {
 	texts   []string       // the text of every <text>
 }
 
-// readSVG parses a picture with encoding/xml, failing on malformed XML.
-func readSVG(t interface {
-	Helper()
-	Fatalf(string, ...any)
-}, data []byte) svgSummary {
+// readSVG parses a picture with encoding/xml (readElements), failing on
+// malformed XML, and sums it up.
+func readSVG(t tb, data []byte) svgSummary {
 	t.Helper()
 	s := svgSummary{circles: map[string]int{}}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	var stack []xml.StartElement
-	group, text := "", ""
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("malformed SVG: %v\n%s", err, data)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			stack = append(stack, tok)
-			switch tok.Name.Local {
-			case "title", "text":
-				text = ""
-			case "tspan":
-				if text != "" {
-					text += " " // the lines of a title
-				}
+	for _, e := range readElements(t, data) {
+		switch {
+		case e.titled: // only circles hold a <title>
+			s.titles = append(s.titles, e.text)
+			if e.name == "circle" {
+				s.circles[e.group]++
 			}
-			if tok.Name.Local == "g" {
-				group = attr(tok, "class")
-			}
-		case xml.CharData:
-			text += string(tok)
-		case xml.EndElement:
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			switch top.Name.Local {
-			case "g":
-				group = ""
-			case "title":
-				s.titles = append(s.titles, text)
-				if len(stack) > 0 && stack[len(stack)-1].Name.Local == "circle" {
-					s.circles[group]++
-				}
-			case "text":
-				s.texts = append(s.texts, text)
-				if attr(top, "class") == "note" {
-					s.notes = append(s.notes, text)
-				}
+		case e.name == "text":
+			s.texts = append(s.texts, e.text)
+			if e.attrs["class"] == "note" {
+				s.notes = append(s.notes, e.text)
 			}
 		}
-	}
-	if len(stack) != 0 {
-		t.Fatalf("unclosed elements in SVG")
 	}
 	return s
 }
@@ -87,15 +48,6 @@ func readSVG(t interface {
 // nonFiniteAttr finds a NaN or infinity in an attribute: a coordinate a
 // browser would drop.
 var nonFiniteAttr = regexp.MustCompile(`="[^"]*(NaN|Inf)`)
-
-func attr(e xml.StartElement, name string) string {
-	for _, a := range e.Attr {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
 
 func TestFrontSVGByHand(t *testing.T) {
 	nan := math.NaN()
@@ -142,19 +94,11 @@ func TestFrontSVGByHand(t *testing.T) {
 	// The tick labels in full: on the default 608×358 frame, 608/90 + 2 = 8
 	// x ticks are wanted over 60.5 (step 60.5/7 ≈ 8.6 → 10) and 358/45 + 2
 	// = 9 y ticks over 770 (step 770/8 ≈ 96 → 100).
-	var xticks, yticks []string
-	for _, e := range readElements(t, b.Bytes()) {
-		switch {
-		case e.name == "text" && e.attrs["text-anchor"] == "middle" && e.attrs["transform"] == "":
-			xticks = append(xticks, e.text)
-		case e.name == "text" && e.attrs["text-anchor"] == "end":
-			yticks = append(yticks, e.text)
-		}
-	}
-	if diff := cmp.Diff([]string{"40", "50", "60", "70", "80", "90"}, xticks); diff != "" {
+	p := checkLayout(t, b.Bytes(), 720, 480, "Pareto front: throughput_per_gpu against throughput_per_user")
+	if diff := cmp.Diff([]string{"40", "50", "60", "70", "80", "90"}, p.x.texts); diff != "" {
 		t.Errorf("x ticks (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"800", "900", "1000", "1100", "1200", "1300", "1400", "1500"}, yticks); diff != "" {
+	if diff := cmp.Diff([]string{"800", "900", "1000", "1100", "1200", "1300", "1400", "1500"}, p.y.texts); diff != "" {
 		t.Errorf("y ticks (-want +got):\n%s", diff)
 	}
 	for _, absent := range []string{"30", "100", "700", "1600"} {
@@ -181,18 +125,9 @@ func TestPlotSize(t *testing.T) {
 		if err := HistorySVG(&b, []float64{1, 2}, PlotOptions{Width: tt.w, Height: tt.h}); err != nil {
 			t.Fatal(err)
 		}
-		d := xml.NewDecoder(&b)
-		for {
-			tok, err := d.Token()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "svg" {
-				if attr(e, "width") != tt.wantW || attr(e, "height") != tt.wantH {
-					t.Errorf("Width %d, Height %d: svg %s×%s, want %s×%s", tt.w, tt.h, attr(e, "width"), attr(e, "height"), tt.wantW, tt.wantH)
-				}
-				break
-			}
+		e := firstNamed(readElements(t, b.Bytes()), "svg")
+		if e.attrs["width"] != tt.wantW || e.attrs["height"] != tt.wantH {
+			t.Errorf("Width %d, Height %d: svg %s×%s, want %s×%s", tt.w, tt.h, e.attrs["width"], e.attrs["height"], tt.wantW, tt.wantH)
 		}
 	}
 }
@@ -577,15 +512,10 @@ func TestFrontSVGStaircase(t *testing.T) {
 			if err := FrontSVG(&b, cands, tt.x, tt.y, PlotOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			d := xml.NewDecoder(&b)
 			var pts [][2]string
-			for {
-				tok, err := d.Token()
-				if err != nil {
-					break
-				}
-				if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "polyline" {
-					for _, p := range strings.Fields(attr(e, "points")) {
+			for _, e := range readElements(t, b.Bytes()) {
+				if e.name == "polyline" {
+					for _, p := range strings.Fields(e.attrs["points"]) {
 						xy := strings.Split(p, ",")
 						pts = append(pts, [2]string{xy[0], xy[1]})
 					}
@@ -613,28 +543,15 @@ func TestHistorySVGStepLine(t *testing.T) {
 	if err := HistorySVG(&b, []float64{2, 2, 5, 5, 7.5}, PlotOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	d := xml.NewDecoder(&b)
-	var points string
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			break
-		}
-		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "polyline" {
-			points = attr(e, "points")
-		}
+	line := firstNamed(readElements(t, b.Bytes()), "polyline")
+	if line == nil {
+		t.Fatal("no step line")
 	}
+	points := line.attrs["points"]
 	if points != strings.TrimSpace(points) || strings.Contains(points, "  ") {
 		t.Errorf("points %q: want single spaces between points", points)
 	}
-	var xs, ys []float64
-	for _, pt := range strings.Fields(points) {
-		var x, y float64
-		if _, err := fmt.Sscanf(pt, "%g,%g", &x, &y); err != nil {
-			t.Fatalf("point %q: %v", pt, err)
-		}
-		xs, ys = append(xs, x), append(ys, y)
-	}
+	xs, ys := line.points(t)
 	if len(xs) != 5 {
 		t.Fatalf("%d points %q, want 5", len(xs), points)
 	}
