@@ -262,31 +262,8 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 	if len(vgrid) != len(xticks) || len(hgrid) != len(yticks) {
 		t.Fatalf("%d and %d grid lines for %d and %d tick labels", len(vgrid), len(hgrid), len(xticks), len(yticks))
 	}
-	xscale, yscale := scaleOf(t, xTitle.text), scaleOf(t, yTitle.text)
-	for k, e := range xticks {
-		x, y := e.num(t, "x"), e.num(t, "y")
-		if x != vgrid[k].num(t, "x1") {
-			t.Errorf("x tick label %q at x=%g, its grid line at %g", e.text, x, vgrid[k].num(t, "x1"))
-		}
-		if y != p.bot+17 {
-			t.Errorf("x tick label %q at y=%g, want 17 pixels under the frame (%g)", e.text, y, p.bot+17)
-		}
-		p.x.pixels = append(p.x.pixels, x)
-		p.x.values = append(p.x.values, tickValue(t, e.text, xscale))
-		p.x.texts = append(p.x.texts, e.text)
-	}
-	for k, e := range yticks {
-		x, y := e.num(t, "x"), e.num(t, "y")
-		if y != hgrid[k].num(t, "y1") {
-			t.Errorf("y tick label %q at y=%g, its grid line at %g", e.text, y, hgrid[k].num(t, "y1"))
-		}
-		if x != p.left-7 {
-			t.Errorf("y tick label %q at x=%g, want 7 pixels left of the frame (%g)", e.text, x, p.left-7)
-		}
-		p.y.pixels = append(p.y.pixels, y)
-		p.y.values = append(p.y.values, tickValue(t, e.text, yscale))
-		p.y.texts = append(p.y.texts, e.text)
-	}
+	p.x = readTicks(t, "x", xticks, vgrid, scaleOf(t, xTitle.text), "y", p.bot+17, "17 pixels under the frame")
+	p.y = readTicks(t, "y", yticks, hgrid, scaleOf(t, yTitle.text), "x", p.left-7, "7 pixels left of the frame")
 	checkTicks(t, "x", p.x, p.left, p.right, +1)
 	checkTicks(t, "y", p.y, p.bot, p.top, -1)
 
@@ -324,6 +301,28 @@ func checkLayout(t tb, data []byte, wantW, wantH int, title string) picture {
 		}
 	}
 	return p
+}
+
+// readTicks reads an axis's tick labels (axis "x" or "y"), each at the
+// pixel of its grid line along the axis and at across (its other
+// coordinate) wantAcross, and their values, which the axis title's scale
+// multiplies.
+func readTicks(t tb, axis string, labels, grid []*svgElement, scale int, across string, wantAcross float64, where string) tickAxis {
+	t.Helper()
+	var a tickAxis
+	for k, e := range labels {
+		at, gridAt := e.num(t, axis), grid[k].num(t, axis+"1")
+		if at != gridAt {
+			t.Errorf("%s tick label %q at %s=%g, its grid line at %g", axis, e.text, axis, at, gridAt)
+		}
+		if v := e.num(t, across); v != wantAcross {
+			t.Errorf("%s tick label %q at %s=%g, want %s (%g)", axis, e.text, across, v, where, wantAcross)
+		}
+		a.pixels = append(a.pixels, at)
+		a.values = append(a.values, tickValue(t, e.text, scale))
+		a.texts = append(a.texts, e.text)
+	}
+	return a
 }
 
 // checkAxisTitle checks how an axis title was fitted to its axis: on one
