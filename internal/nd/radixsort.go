@@ -30,8 +30,22 @@ func sortRecs(recs, buf []Rec, t ndTuning) (sorted, spare []Rec) {
 
 // SortStable sorts recs by key, equal keys by payload, which for payloads
 // that rise with the input order is a stable sort. The result is in recs;
-// buf is scratch, allocated when shorter than recs.
+// buf is scratch, allocated when shorter than recs. Up to stableSmall
+// records are sorted by insertion and buf is not used: on the fronts of a
+// few rows that most hypervolume calls measure, the scratch and a sort
+// that settles ties in a second pass cost more than the rest of the call.
 func SortStable(recs, buf []Rec) []Rec {
+	if len(recs) <= stableSmall {
+		for i := 1; i < len(recs); i++ {
+			x := recs[i]
+			j := i
+			for ; j > 0 && (recs[j-1].Key > x.Key || recs[j-1].Key == x.Key && recs[j-1].Aux > x.Aux); j-- {
+				recs[j] = recs[j-1]
+			}
+			recs[j] = x
+		}
+		return recs
+	}
 	if len(buf) < len(recs) {
 		buf = make([]Rec, len(recs))
 	}
@@ -39,6 +53,9 @@ func SortStable(recs, buf []Rec) []Rec {
 	SortTiesByAux(sorted)
 	return sorted
 }
+
+// stableSmall is the most records SortStable sorts by insertion.
+const stableSmall = 32
 
 // KeyRunEnd returns the end of the run of records with the key of
 // sorted[i]: sorted[i:KeyRunEnd(sorted, i)] all share it, and the next
