@@ -271,9 +271,15 @@ func hvFinite(pts []float64, dims int) float64 {
 }
 
 // hypervolume2 builds the sort records straight from values so that a
-// million-row front costs two 16-byte-per-row arrays and nothing else.
+// million-row front costs two 16-byte-per-row arrays and nothing else, and
+// a front of a few rows, the common call, nothing at all: its records stay
+// on the stack and nd.SortStable sorts them in place.
 func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float64 {
-	a := make([]nd.Rec, 0, n)
+	var small [hv2StackRows]nd.Rec
+	a := small[:0]
+	if n > len(small) {
+		a = make([]nd.Rec, 0, n)
+	}
 	for i := 0; i < 2*n; i += 2 {
 		e0, e1 := ref[0]-values[i], ref[1]-values[i+1]
 		if maximize[0] {
@@ -293,6 +299,10 @@ func hypervolume2(values []float64, n int, maximize []bool, ref []float64) float
 	}
 	return saturate(sweep2(a))
 }
+
+// hv2StackRows is the most rows whose records hypervolume2 keeps on the
+// stack.
+const hv2StackRows = 32
 
 // sweep2 is the two-column hypervolume of records whose key is the first
 // extent and whose aux is the second, both as float64 bits.
