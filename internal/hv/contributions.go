@@ -19,6 +19,13 @@ func Contributions(values []float64, n, dims int, maximize []bool, ref []float64
 		}
 		clear(out) // and measure again below, to rescale
 	}
+	if dims == 2 && n <= min(contrib2SmallMax, contrib2StackRows) {
+		if contributions2Small(values, n, maximize, ref, out) {
+			return out
+		}
+		// Measure again below, to rescale: that writes every share the
+		// small path wrote, those of the rows inside the box.
+	}
 	origin := make([]float64, max(dims, 2))
 	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
 	share := contributionsOf(pts, origin, dims)
@@ -103,6 +110,12 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 // over an origin of 0, which scales no area, so origin has room for
 // max(dims, 2) columns.
 func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []float64) (pts []float64, rows []int) {
+	return orientedRowsInto(make([]float64, max(dims, 2)*n), make([]int, n), values, n, dims, maximize, ref, origin)
+}
+
+// orientedRowsInto is orientedRows writing to pts, max(dims, 2)·n long, and
+// rows, n long.
+func orientedRowsInto(pts []float64, rows []int, values []float64, n, dims int, maximize []bool, ref, origin []float64) ([]float64, []int) {
 	maximize, origin = maximize[:dims], origin[:dims]
 	for j, up := range maximize {
 		origin[j] = ref[j]
@@ -110,8 +123,10 @@ func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []
 			origin[j] = -ref[j]
 		}
 	}
+	if dims == 2 {
+		return orientedRows2(pts, rows, values, n, maximize, [2]float64(origin))
+	}
 	width := max(dims, 2)
-	pts, rows = make([]float64, width*n), make([]int, n)
 	w, kept := 0, 0
 	for i := range n {
 		// The row is written whether or not it is kept, and counted, so the
@@ -138,6 +153,27 @@ func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []
 	return pts[:w], rows[:kept]
 }
 
+// orientedRows2 is orientedRowsInto for two columns, unrolled: each row is
+// written and then kept or overwritten by the next, by a count rather than
+// a branch.
+func orientedRows2(pts []float64, rows []int, values []float64, n int, maximize []bool, origin [2]float64) ([]float64, []int) {
+	s0, s1 := 1.0, 1.0
+	if !maximize[0] {
+		s0 = -1
+	}
+	if !maximize[1] {
+		s1 = -1
+	}
+	kept := 0
+	for i := range n {
+		x, y := s0*values[2*i], s1*values[2*i+1] // exact negations
+		pts[2*kept], pts[2*kept+1] = x, y
+		rows[kept] = i
+		kept += nd.OneIf(x > origin[0]) & nd.OneIf(y > origin[1]) // NaN fails
+	}
+	return pts[:2*kept], rows[:kept]
+}
+
 // contributions2 returns the exclusive area of each row of a two-column
 // matrix in oriented coordinates (see orientedRows), every row above origin
 // in both columns, +Inf allowed: the static case of contributions3.
@@ -153,12 +189,48 @@ func orientedRows(values []float64, n, dims int, maximize []bool, ref, origin []
 func contributions2(pts []float64, origin [2]float64) []float64 {
 	m := len(pts) / 2
 	out := make([]float64, m)
-	a := make([]nd.Rec, m)
+	contributions2Into(pts, origin, out, nil, make([]nd.Rec, m), nil, nil)
+	return out
+}
+
+// contrib2StackRows is the most rows of two columns whose contributions
+// are measured with scratch on the stack (contributions2Small): zeroing
+// that scratch is part of every such call, so it is kept to what the fronts
+// of a few rows that most calls measure need.
+const contrib2StackRows = 16
+
+// contrib2SmallMax is the most rows contributions2Small takes, at most
+// contrib2StackRows; tests set it to 0 to send every call the general way.
+var contrib2SmallMax = contrib2StackRows
+
+// contributions2Small is Contributions for n ≤ contrib2StackRows rows of
+// two columns, into out (zero, n long), with no scratch on the heap: on a
+// front of a few rows the allocations of the general path cost several
+// times the sweep. It reports false when a share comes out +Inf, which the
+// general path may rescale.
+func contributions2Small(values []float64, n int, maximize []bool, ref []float64, out []float64) bool {
+	var (
+		pts         [2 * contrib2StackRows]float64
+		rows        [contrib2StackRows]int
+		recs        [contrib2StackRows]nd.Rec
+		front, back [contrib2StackRows]int
+		origin      [2]float64
+	)
+	p, kept := orientedRowsInto(pts[:], rows[:], values, n, 2, maximize, ref, origin[:])
+	contributions2Into(p, origin, out, kept, recs[:len(kept)], front[:0], back[:0])
+	return !slices.ContainsFunc(out, isPosInf)
+}
+
+// contributions2Into is contributions2 writing the share of row i of pts
+// to out[at[i]] (to out[i] when at is nil; out is zero), with a (as long
+// as the rows) for the sort records and front and back as room for the two
+// staircases (rows, by decreasing x), which it appends to.
+func contributions2Into(pts []float64, origin [2]float64, out []float64, at []int, a []nd.Rec, front, back []int) {
+	m := len(a)
 	for i := range a {
 		a[i] = nd.Rec{Key: nd.FastKey(pts[2*i], math.MaxUint64), Aux: uint64(i)} // x descending
 	}
 	a = nd.SortStable(a, nil)
-	var front, back []int // rows, by decreasing x
 	top1, top2 := origin[1], origin[1]
 	for lo := 0; lo < m; {
 		hi := nd.KeyRunEnd(a, lo)
@@ -208,9 +280,11 @@ func contributions2(pts []float64, origin [2]float64) []float64 {
 			area += rect(xq-from, yf-max(yq, ys))
 			from = max(from, xq)
 		}
+		if at != nil {
+			f = at[f]
+		}
 		out[f] = area + rect(xf-from, yf-ys)
 	}
-	return out
 }
 
 // contributions3 returns the exclusive volume of each row of a

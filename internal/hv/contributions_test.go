@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/spica-search/spica/internal/testkit"
 )
@@ -127,4 +128,61 @@ func TestHypervolumeContributionsOverflowedExtentManyColumns(t *testing.T) {
 	if diff := cmp.Diff([]float64{math.Inf(1), 0}, got); diff != "" {
 		t.Errorf("shares (-want +got):\n%s", diff)
 	}
+}
+
+// TestContributions2SmallPathMatchesTheSweep holds the two-column path for
+// a few rows (contributions2Small, its scratch on the stack) to the general
+// one, bit for bit, on up to contrib2StackRows+4 rows in every mix of
+// directions. Half the pools mix continuous values, ties, NaN, infinities
+// and ±MaxFloat64; the other half are lattices with each column scaled by
+// its own power of two, up to 2^1022, where gaps overflow, and down to
+// 2^-1000, so a share can fit although its width does not: the small path
+// then hands the call over to be rescaled.
+func TestContributions2SmallPathMatchesTheSweep(t *testing.T) {
+	const maxF = math.MaxFloat64
+	special := rapid.SampledFrom([]float64{0, 1, 2, -1, math.NaN(), math.Inf(1), math.Inf(-1), maxF, -maxF, 1e300, 1e-300, -1e-300})
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, contrib2StackRows+4).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
+		values, ref := make([]float64, 2*n), make([]float64, 2)
+		if rapid.Bool().Draw(t, "scaled lattice") {
+			exp := rapid.SliceOfN(rapid.SampledFrom([]int{-1000, 0, 1022}), 2, 2).Draw(t, "exponents")
+			for i := range values {
+				values[i] = math.Ldexp(float64(rapid.IntRange(-3, 3).Draw(t, "k")), exp[i%2])
+			}
+			for j := range ref {
+				ref[j] = math.Ldexp(float64(rapid.IntRange(-4, 4).Draw(t, "ref")), exp[j])
+			}
+		} else {
+			for i := range values {
+				if rapid.Bool().Draw(t, "special?") {
+					values[i] = special.Draw(t, "special")
+				} else {
+					values[i] = rapid.Float64Range(-3, 3).Draw(t, "v")
+				}
+			}
+			for j := range ref {
+				ref[j] = rapid.SampledFrom([]float64{-4, 0, 4, -1e300, 1e300}).Draw(t, "ref")
+			}
+		}
+		small := sharesOf(values, 2, maximize, ref)
+		defer func(old int) { contrib2SmallMax = old }(contrib2SmallMax)
+		contrib2SmallMax = 0
+		if diff := cmp.Diff(sharesOf(values, 2, maximize, ref), small); diff != "" {
+			t.Fatalf("contributions2Small (+) against the general path (-):\n%s", diff)
+		}
+	})
+}
+
+// TestTwoColumnSmallCallsAllocateOnlyTheirOutput: on a front of
+// contrib2StackRows rows, the most the stack holds, Volume allocates
+// nothing and Contributions only the slice it returns.
+func TestTwoColumnSmallCallsAllocateOnlyTheirOutput(t *testing.T) {
+	values := make([]float64, 0, 2*contrib2StackRows)
+	for i := range contrib2StackRows {
+		values = append(values, float64(i), float64(contrib2StackRows-i)) // all on the front
+	}
+	maximize, ref := []bool{false, false}, []float64{100, 100}
+	checkWarmAllocs(t, "Volume", 0, func() { Volume(values, contrib2StackRows, 2, maximize, ref) })
+	checkWarmAllocs(t, "Contributions", 1, func() { Contributions(values, contrib2StackRows, 2, maximize, ref) })
 }
