@@ -27,11 +27,13 @@ import (
 //     sorted slice when at most a few hundred rows remain (front3Small); up
 //     to sixteen thousand rows, buckets of the first column order the sweep
 //     (front3Buckets).
-//   - 4 or more: Kung's divide and conquer on the lexicographic order, in
-//     rank space, with a Fenwick sweep for the last three columns, halves
-//     of up to 8192 rows settled by bit sets (maximaBits), and all pairs
-//     compared in small marriages and on about a hundred rows or fewer
-//     (frontKung).
+//   - 4 or more: up to two thousand rows whose front is not most of them
+//     (judged on a sample), the rows in order of a monotone score, each
+//     tested against the front so far (frontSortFilter); otherwise Kung's
+//     divide and conquer on the lexicographic order, in rank space, with a
+//     Fenwick sweep for the last three columns, halves of up to 8192 rows
+//     settled by bit sets (maximaBits), and all pairs compared in small
+//     marriages and on about a hundred rows or fewer (frontKung).
 //
 // Before any sort, inputs of a few hundred rows or more pass the pivot
 // pre-filter (pivotFilter), which drops the rows a few pivot rows dominate
@@ -63,9 +65,11 @@ type ndTuning struct {
 	crowd        int // the most rows a bucket of front2Small orders by insertion; a fuller one is sorted
 	bits         int // four or more columns: halves of the divide and conquer of at most this many rows, and more than leaf, go to maximaBits
 	bitsWords    int // the words of the sets maximaBits keeps at a time (at least one row's)
+	filterMax    int // four or more columns: at most this many rows try frontSortFilter
+	filterSample int // the rows of the sample by which frontSortFilter judges whether it pays (0: it always tries)
 }
 
-var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 1 << 14, crowd: 16, bits: 1 << 13, bitsWords: 1 << 17}
+var ndDefaults = ndTuning{prefilterMin: 256, radixMin: 256, leaf: 96, brutePairs: 32768, probe: 4096, probeShare: 4, small3: 256, bucket2Max: 4096, sample2: 64, bucket3Max: 1 << 14, crowd: 16, bits: 1 << 13, bitsWords: 1 << 17, filterMax: 2048, filterSample: 64}
 
 // probeAt is the row at which the pre-filter over n rows judges whether it
 // pays. Below 4·probe rows a fixed probe would judge late or never, and on a
@@ -97,6 +101,8 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		rows = front2Small(values, n, flip, t.crowd)
 	case dims == 3 && n <= min(t.bucket3Max, 1<<14):
 		rows = front3Buckets(values, n, flip)
+	case dims >= 4 && n <= t.filterMax:
+		rows = frontSortFilter(values, n, dims, flip, t.filterSample)
 	}
 	if rows != nil {
 		return rows

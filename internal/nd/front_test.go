@@ -41,7 +41,8 @@ func axisRows(t interface{ Fatalf(string, ...any) }, values []float64, dims int,
 // buckets compared pairwise or swept, the Fenwick and the sorted-slice
 // sweeps of three columns, divide and conquer recursing down to single
 // rows, and bit sets in place of it, alone or under it, one row's sets at a
-// time or a few rows'.
+// time or a few rows', and the sort-filter of four or more columns, always
+// or as a sample of four rows decides.
 var ndTunings = map[string]ndTuning{
 	"defaults":         ndDefaults,
 	"everything":       {prefilterMin: 1, radixMin: 2, leaf: 1, brutePairs: 0, probe: math.MaxInt},
@@ -56,6 +57,8 @@ var ndTunings = map[string]ndTuning{
 	"bits-everything":  {prefilterMin: math.MaxInt, radixMin: 2, leaf: 1, bits: math.MaxInt, bitsWords: 1},
 	"bits-chunked":     {prefilterMin: math.MaxInt, radixMin: 2, leaf: 1, bits: math.MaxInt, bitsWords: 16},
 	"bits-under-kung":  {prefilterMin: 2, radixMin: 2, leaf: 2, brutePairs: 4, probe: 6, bits: 12, bitsWords: 2},
+	"sort-filter":      {prefilterMin: math.MaxInt, radixMin: 2, leaf: 4, brutePairs: 16, filterMax: math.MaxInt},
+	"filter-sampled":   {prefilterMin: math.MaxInt, radixMin: 2, leaf: 4, brutePairs: 16, filterMax: math.MaxInt, filterSample: 4},
 }
 
 func TestNonDominatedTable(t *testing.T) {

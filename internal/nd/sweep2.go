@@ -231,21 +231,28 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 	// for the +Inf it starts with. Marks are by row, for the front in row
 	// order.
 	best0, best1 := math.Inf(1), math.Inf(1)
+	kept := 0
 	for _, r := range order {
 		v := &sv[r]
 		v0, v1 := v[0], v[1]
-		keep[r] = uint8(1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0)))
+		k := 1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0))
+		keep[r] = uint8(k)
+		kept += k
 		if v1 < best1 || v1 == best1 && v0 < best0 {
 			best0, best1 = v0, v1
 		}
 	}
-	front := make([]int, n)
+	// The result is allocated at its size: n places for a front of a few
+	// rows cost more in zeroing and collection than the sweep.
+	front := make([]int, kept)
 	f := 0
 	for r, k := range keep {
-		front[f] = r
-		f += int(k)
+		if k != 0 {
+			front[f] = r
+			f++
+		}
 	}
-	return front[:f]
+	return front
 }
 
 // lexOrder is the first half of front2Small, an order without a sort: it
