@@ -77,7 +77,7 @@ func frontSortFilter(values []float64, n, dims int, flip []uint64, sample int) [
 	for _, rec := range sorted {
 		r := int(rec.Aux)
 		p := keys[r*dims : (r+1)*dims : (r+1)*dims]
-		if windowDominates(wkeys, p) {
+		if WindowDominates(wkeys, p) {
 			continue
 		}
 		// No window row dominates p, and p can dominate only those of its
@@ -116,7 +116,7 @@ func frontHeavy(values []float64, n, dims int, flip []uint64, sample int, sc *fi
 	front := 0
 	for i := range sample {
 		// A row does not dominate itself: windowDominates passes over it.
-		front += 1 - OneIf(windowDominates(keys, keys[i*dims:(i+1)*dims]))
+		front += 1 - OneIf(WindowDominates(keys, keys[i*dims:(i+1)*dims]))
 	}
 	return 4*front >= 3*sample
 }
@@ -133,12 +133,12 @@ type filterScratch struct {
 
 var filterPool = sync.Pool{New: func() any { return new(filterScratch) }}
 
-// windowDominates reports whether a key row of window, dims = len(p) wide,
+// WindowDominates reports whether a key row of window, dims = len(p) wide,
 // dominates p. It tests each row without branches until the rare row that
 // covers p, since which column first fails is a coin toss the predictor
 // loses; four to six columns, the common widths, are written out so that p
 // stays in registers.
-func windowDominates(window, p []uint64) bool {
+func WindowDominates(window, p []uint64) bool {
 	switch len(p) {
 	case 4:
 		p0, p1, p2, p3 := p[0], p[1], p[2], p[3]

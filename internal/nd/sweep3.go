@@ -17,7 +17,17 @@ func LexSort(keys []uint64, dims, m int) (sorted, spare []Rec) {
 // column, then a comparison sort inside each run of equal first keys, which
 // is short unless the data is degenerate.
 func lexSort(keys []uint64, dims, m int, t ndTuning) (sorted, spare []Rec) {
-	recs := make([]Rec, 2*m)
+	return lexSortInto(make([]Rec, 2*m), keys, dims, m, t)
+}
+
+// LexSortInto is LexSort with recs, 2m long, for the records and the
+// sort's scratch.
+func LexSortInto(recs []Rec, keys []uint64, dims, m int) (sorted, spare []Rec) {
+	return lexSortInto(recs, keys, dims, m, ndDefaults)
+}
+
+// lexSortInto is lexSort into recs, 2m long.
+func lexSortInto(recs []Rec, keys []uint64, dims, m int, t ndTuning) (sorted, spare []Rec) {
 	for j := range m {
 		recs[j] = Rec{Key: keys[dims*j], Aux: uint64(j)}
 	}

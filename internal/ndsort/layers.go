@@ -27,10 +27,14 @@ import (
 //     dominates a later row if any member does; a binary search over the
 //     layers' last rows finds the first layer that does not dominate it.
 //     A small matrix skips the keys and the sort (layers2Small).
-//   - Three columns: efficient non-dominated sort with binary search,
-//     ENS-BS (X. Zhang, Y. Tian, R. Cheng, Y. Jin, "An efficient approach to
-//     nondominated sorting for evolutionary multiobjective optimization",
-//     IEEE Trans. Evol. Comput. 19(2), 2015). Each row goes into the first
+//   - Three or more columns, up to 2048 rows with three and 8192 with
+//     more: the dominance sets of merge non-dominated sorting as bit sets,
+//     and each row's layer by a binary search over the layers' sets
+//     (layersBits), O(n² d / 64) word operations and no allocation.
+//   - Three columns, above that: efficient non-dominated sort with binary
+//     search, ENS-BS (X. Zhang, Y. Tian, R. Cheng, Y. Jin, "An efficient
+//     approach to nondominated sorting for evolutionary multiobjective
+//     optimization", IEEE Trans. Evol. Comput. 19(2), 2015). Each row goes into the first
 //     layer none of whose members dominates it, found by binary search over
 //     the layers built so far. A layer keeps only the staircase of its
 //     members' last two keys, and asking it is itself a binary search:
@@ -38,8 +42,8 @@ import (
 //     hundred steps, so an insertion also moves up to a block's steps and
 //     the block list: O(n·(b + n/b)) words for blocks of b steps in the
 //     worst case, a small share of the time below millions of rows.
-//   - Four or more columns: layer 0 by the front engine (nd.Front),
-//     then divide and conquer over the keys of the other rows
+//   - Four or more columns, above that: layer 0 by the front engine
+//     (nd.Front), then divide and conquer over the keys of the other rows
 //     (sortLayersDC), O(n log^(d−1) n). The divide and conquer replaced
 //     ENS-BS behind a peel of large layers by the front engine, whose scan
 //     of a layer's members cost O(n² d) on many layers: in two runs it was
@@ -55,6 +59,10 @@ import (
 func Layers(values []float64, n, dims int, maximize []bool) []int {
 	layer := make([]int, n)
 	if n == 0 {
+		return layer
+	}
+	if dims >= 4 && n <= layersBitsMax || dims == 3 && n <= layersBits3Max {
+		layersBits(values, n, dims, maximize, layer)
 		return layer
 	}
 	if dims >= 4 {

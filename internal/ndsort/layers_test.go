@@ -94,18 +94,50 @@ func TestNonDominatedSortMatchesPeeling(t *testing.T) {
 	}
 	for _, tt := range values {
 		value := tt.value
-		t.Run(tt.name, func(t *testing.T) {
-			rapid.Check(t, func(t *rapid.T) {
-				vals, dims, maximize := drawMatrix(t, value, 5, 40)
-				orig := slices.Clone(vals)
-				got := layersOf(vals, dims, maximize)
-				if !testkit.SameBits(vals, orig) {
-					t.Fatal("NonDominatedSort modified its input")
-				}
-				checkLayers(t, vals, dims, maximize, got)
+		for _, bits := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/bits=%v", tt.name, bits), func(t *testing.T) {
+				useLayersBits(t, bits)
+				rapid.Check(t, func(t *rapid.T) {
+					vals, dims, maximize := drawMatrix(t, value, 5, 40)
+					orig := slices.Clone(vals)
+					got := layersOf(vals, dims, maximize)
+					if !testkit.SameBits(vals, orig) {
+						t.Fatal("NonDominatedSort modified its input")
+					}
+					checkLayers(t, vals, dims, maximize, got)
+				})
 			})
-		})
+		}
 	}
+}
+
+// useLayersBits sends the rest of the test's matrices of three or more
+// columns through layersBits, whatever their size, or never.
+func useLayersBits(t *testing.T, on bool) {
+	old, old3 := layersBitsMax, layersBits3Max
+	t.Cleanup(func() { layersBitsMax, layersBits3Max = old, old3 })
+	layersBitsMax, layersBits3Max = 0, 0
+	if on {
+		layersBitsMax, layersBits3Max = math.MaxInt, math.MaxInt
+	}
+}
+
+// TestLayersBitsAcrossWords runs layersBits on up to 300 rows, so that
+// rows, sets and layers span several 64-bit words and a row's set ends in
+// any bit of its last word, against the quadratic definition.
+func TestLayersBitsAcrossWords(t *testing.T) {
+	useLayersBits(t, true)
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(3, 6).Draw(t, "dims")
+		n := rapid.IntRange(1, 300).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		value := rapid.OneOf(tiedValue, rapid.Float64Range(-100, 100))
+		vals := rapid.SliceOfN(value, n*dims, n*dims).Draw(t, "values")
+		got := layersOf(vals, dims, maximize)
+		if diff := cmp.Diff(oracleLayersQuadratic(vals, dims, maximize), got); diff != "" {
+			t.Fatalf("layers (-definition +bits):\n%s", diff)
+		}
+	})
 }
 
 // Large inputs with many layers reach the binary searches' deeper paths,
@@ -273,6 +305,7 @@ func oracleLayersQuadratic(values []float64, dims int, maximize []bool) []int {
 // the peeling oracle can check quickly; the quadratic definition serves as
 // the reference instead.
 func TestNonDominatedSortThreeColumnsAtScale(t *testing.T) {
+	useLayersBits(t, false)
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(500, 2500).Draw(t, "n")
 		shape := rapid.SampledFrom([]string{"antichain", "collapse", "plane", "grid"}).Draw(t, "shape")
@@ -510,6 +543,7 @@ func TestCrowdingDistanceIsNeverNaN(t *testing.T) {
 func TestNonDominatedSortDCPaths(t *testing.T) {
 	for _, tune := range [][2]int{{1, 1}, {2, 3}, {dcBrute, dcSample}} {
 		t.Run(fmt.Sprintf("brute=%d,sample=%d", tune[0], tune[1]), func(t *testing.T) {
+			useLayersBits(t, false)
 			defer func(b, s int) { dcBrute, dcSample = b, s }(dcBrute, dcSample)
 			dcBrute, dcSample = tune[0], tune[1]
 			rapid.Check(t, func(t *rapid.T) {
