@@ -90,7 +90,8 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	if n == 0 {
 		return []int{}
 	}
-	flip := KeyFlips(maximize)
+	var masks [8]uint64 // more columns than that allocate
+	flip := AppendKeyFlips(masks[:0], maximize)
 	if dims == 1 {
 		return minKeyRows(values, flip[0])
 	}

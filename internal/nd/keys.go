@@ -18,11 +18,18 @@ func ObjectiveKey(v float64, maximize bool) uint64 {
 // KeyFlips gives each column the mask FastKey takes: all ones for a
 // maximized column.
 func KeyFlips(maximize []bool) []uint64 {
-	flip := make([]uint64, len(maximize))
-	for c, up := range maximize {
+	return AppendKeyFlips(make([]uint64, 0, len(maximize)), maximize)
+}
+
+// AppendKeyFlips appends KeyFlips(maximize) to flip, for callers who keep
+// the masks in an array of their own.
+func AppendKeyFlips(flip []uint64, maximize []bool) []uint64 {
+	for _, up := range maximize {
+		f := uint64(0)
 		if up {
-			flip[c] = math.MaxUint64
+			f = math.MaxUint64
 		}
+		flip = append(flip, f)
 	}
 	return flip
 }

@@ -40,7 +40,10 @@ func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
 	// does too, and sampling all of it would cost as much as the filter.
 	sample := min(1024, max(256, n/4))
 	wk := weightedKnees(dims)
-	p := &pivotSet{dims: dims, flip: flip, keys: make([]uint64, (dims+1+wk)*dims)}
+	// The keys and a copy of flip, which the caller may keep on its stack.
+	u := make([]uint64, (dims+1+wk)*dims+dims)
+	p := &pivotSet{dims: dims, keys: u[:len(u)-dims], flip: u[len(u)-dims:]}
+	copy(p.flip, flip)
 	f := make([]float64, 3*dims+wk*dims+wk)
 	p.lo, p.scale, p.norm = f[:dims], f[dims:2*dims], f[2*dims:3*dims]
 	p.weights, p.scores = f[3*dims:3*dims+wk*dims], f[3*dims+wk*dims:]
