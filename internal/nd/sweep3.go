@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 )
 
 // LexSort is lexSort with the default tuning: the m key rows of keys, dims
@@ -217,7 +218,9 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 			scale[c] /= w
 		}
 	}
-	cand := make([]uint16, 0, n)
+	sc := front3Pool.Get().(*front3Scratch)
+	defer front3Pool.Put(sc)
+	cand := Grow(&sc.cand, n)[:0]
 	var knee [3]float64
 	kneeScore := math.Inf(1)
 	stale := 0 // the candidates from here on came after the knee did
@@ -261,14 +264,17 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 	if !ok {
 		return nil
 	}
-	links := make([]uint16, buckets+m) // 1 + candidate; 0 ends a list
+	links := Grow(&sc.links, buckets+m) // 1 + candidate; 0 ends a list
 	head, next := links[:buckets], links[buckets:]
+	clear(head)
 	for i, r := range cand {
 		b := cut.bucket(sign[0] * values[3*int(r)])
 		next[i], head[b] = head[b], uint16(i+1)
 	}
-	kept := make([]uint64, (n+63)/64)
-	st := stairs3{steps: make([]step3, 0, 32)}
+	kept := Grow(&sc.kept, (n+63)/64)
+	clear(kept)
+	st := stairs3{steps: sc.steps[:0]}
+	defer func() { sc.steps = st.steps }()
 	var small [16]row3
 	for _, h := range head {
 		if h == 0 {
@@ -303,6 +309,15 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 	}
 	return setRows(kept)
 }
+
+// front3Scratch is the memory of front3Buckets but its result, pooled.
+type front3Scratch struct {
+	cand, links []uint16
+	kept        []uint64
+	steps       []step3
+}
+
+var front3Pool = sync.Pool{New: func() any { return new(front3Scratch) }}
 
 // dominates3 reports whether the signed row p dominates (v0, v1, v2).
 func dominates3(p *[3]float64, v0, v1, v2 float64) bool {
