@@ -1,6 +1,10 @@
 package hv
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/spica-search/spica/internal/nd"
+)
 
 // rankSet is an ordered set of the integers [0, n): a 64-ary tree of bit
 // words where a bit is set when its word on the level below is non-zero, so
@@ -9,11 +13,28 @@ import "math/bits"
 type rankSet struct{ levels [][]uint64 }
 
 func newRankSet(n int) rankSet {
-	var s rankSet
-	for {
-		w := (n + 63) / 64
-		s.levels = append(s.levels, make([]uint64, max(w, 1)))
+	return new(sweepScratch).rankSet(n)
+}
+
+// rankSet is newRankSet on the scratch's memory, valid until its next use.
+func (sc *sweepScratch) rankSet(n int) rankSet {
+	total := 0
+	for w := n; ; {
+		w = (w + 63) / 64
+		total += max(w, 1)
 		if w <= 1 {
+			break
+		}
+	}
+	words := nd.Grow(&sc.words, total)
+	clear(words)
+	s := rankSet{levels: sc.levels[:0]}
+	for {
+		w := max((n+63)/64, 1)
+		s.levels = append(s.levels, words[:w:w])
+		words = words[w:]
+		if w <= 1 {
+			sc.levels = s.levels
 			return s
 		}
 		n = w
