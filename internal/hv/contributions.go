@@ -216,7 +216,13 @@ func contributions2Small(values []float64, n int, maximize []bool, ref []float64
 		front, back [contrib2StackRows]int
 		origin      [2]float64
 	)
-	p, kept := orientedRowsInto(pts[:], rows[:], values, n, 2, maximize, ref, origin[:])
+	for j, up := range maximize[:2] {
+		origin[j] = ref[j]
+		if !up {
+			origin[j] = -ref[j]
+		}
+	}
+	p, kept := orientedRows2(pts[:], rows[:], values, n, maximize, origin)
 	contributions2Into(p, origin, out, kept, recs[:len(kept)], front[:0], back[:0])
 	return !slices.ContainsFunc(out, isPosInf)
 }
