@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/spica-search/spica/internal/nd"
 )
@@ -19,7 +20,7 @@ func Contributions(values []float64, n, dims int, maximize []bool, ref []float64
 		}
 		clear(out) // and measure again below, to rescale
 	}
-	if dims == 2 && n <= min(contrib2SmallMax, contrib2StackRows) {
+	if dims == 2 && n <= contrib2SmallMax {
 		if contributions2Small(values, n, maximize, ref, out) {
 			return out
 		}
@@ -189,54 +190,78 @@ func orientedRows2(pts []float64, rows []int, values []float64, n int, maximize 
 func contributions2(pts []float64, origin [2]float64) []float64 {
 	m := len(pts) / 2
 	out := make([]float64, m)
-	contributions2Into(pts, origin, out, nil, make([]nd.Rec, m), nil, nil)
+	contributions2Into(pts, origin, out, nil, make([]nd.Rec, m), nil, nil, nil)
 	return out
 }
 
 // contrib2StackRows is the most rows of two columns whose contributions
-// are measured with scratch on the stack (contributions2Small): zeroing
+// are measured with scratch on the stack (see contributions2Small): zeroing
 // that scratch is part of every such call, so it is kept to what the fronts
 // of a few rows that most calls measure need.
 const contrib2StackRows = 16
 
-// contrib2SmallMax is the most rows contributions2Small takes, at most
-// contrib2StackRows; tests set it to 0 to send every call the general way.
-var contrib2SmallMax = contrib2StackRows
+// contrib2SmallMax is the most rows contributions2Small takes: above it the
+// general path's allocations are a small share of the call, and a pooled
+// scratch would keep that much memory alive. Tests set it to 0 to send
+// every call the general way.
+var contrib2SmallMax = 1 << 13
 
-// contributions2Small is Contributions for n ≤ contrib2StackRows rows of
-// two columns, into out (zero, n long), with no scratch on the heap: on a
-// front of a few rows the allocations of the general path cost several
-// times the sweep. It reports false when a share comes out +Inf, which the
-// general path may rescale.
+// contributions2Small is Contributions for n ≤ contrib2SmallMax rows of two
+// columns, into out (zero, n long), with no allocation: its scratch lives on
+// the stack up to contrib2StackRows rows and in a pool above. On a front of
+// a few rows the general path's allocations cost several times the sweep,
+// and on a thousand rows a tenth of it. It reports false when a share comes
+// out +Inf, which the general path may rescale.
 func contributions2Small(values []float64, n int, maximize []bool, ref []float64, out []float64) bool {
-	var (
-		pts         [2 * contrib2StackRows]float64
-		rows        [contrib2StackRows]int
-		recs        [contrib2StackRows]nd.Rec
-		front, back [contrib2StackRows]int
-		origin      [2]float64
-	)
+	var origin [2]float64
 	for j, up := range maximize[:2] {
 		origin[j] = ref[j]
 		if !up {
 			origin[j] = -ref[j]
 		}
 	}
-	p, kept := orientedRows2(pts[:], rows[:], values, n, maximize, origin)
-	contributions2Into(p, origin, out, kept, recs[:len(kept)], front[:0], back[:0])
+	if n <= contrib2StackRows {
+		var (
+			pts         [2 * contrib2StackRows]float64
+			rows        [contrib2StackRows]int
+			recs        [contrib2StackRows]nd.Rec
+			front, back [contrib2StackRows]int
+		)
+		p, kept := orientedRows2(pts[:], rows[:], values, n, maximize, origin)
+		contributions2Into(p, origin, out, kept, recs[:len(kept)], nil, front[:0], back[:0])
+	} else {
+		sc := contrib2Pool.Get().(*contrib2Scratch)
+		defer contrib2Pool.Put(sc)
+		ints := nd.Grow(&sc.ints, 3*n)
+		recs := nd.Grow(&sc.recs, 2*n)
+		p, kept := orientedRows2(nd.Grow(&sc.pts, 2*n), ints[:n], values, n, maximize, origin)
+		m := len(kept)
+		contributions2Into(p, origin, out, kept, recs[:m], recs[m:2*m], ints[n:n], ints[2*n:2*n])
+	}
 	return !slices.ContainsFunc(out, isPosInf)
 }
 
+// contrib2Scratch is the pooled memory of contributions2Small above
+// contrib2StackRows rows.
+type contrib2Scratch struct {
+	pts  []float64
+	ints []int
+	recs []nd.Rec
+}
+
+var contrib2Pool = sync.Pool{New: func() any { return new(contrib2Scratch) }}
+
 // contributions2Into is contributions2 writing the share of row i of pts
 // to out[at[i]] (to out[i] when at is nil; out is zero), with a (as long
-// as the rows) for the sort records and front and back as room for the two
-// staircases (rows, by decreasing x), which it appends to.
-func contributions2Into(pts []float64, origin [2]float64, out []float64, at []int, a []nd.Rec, front, back []int) {
+// as the rows) for the sort records, buf as the sort's scratch (see
+// nd.SortStable), and front and back as room for the two staircases (rows,
+// by decreasing x), which it appends to.
+func contributions2Into(pts []float64, origin [2]float64, out []float64, at []int, a, buf []nd.Rec, front, back []int) {
 	m := len(a)
 	for i := range a {
 		a[i] = nd.Rec{Key: nd.FastKey(pts[2*i], math.MaxUint64), Aux: uint64(i)} // x descending
 	}
-	a = nd.SortStable(a, nil)
+	a = nd.SortStable(a, buf)
 	top1, top2 := origin[1], origin[1]
 	for lo := 0; lo < m; {
 		hi := nd.KeyRunEnd(a, lo)

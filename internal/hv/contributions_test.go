@@ -132,7 +132,8 @@ func TestHypervolumeContributionsOverflowedExtentManyColumns(t *testing.T) {
 
 // TestContributions2SmallPathMatchesTheSweep holds the two-column path for
 // a few rows (contributions2Small, its scratch on the stack) to the general
-// one, bit for bit, on up to contrib2StackRows+4 rows in every mix of
+// one, bit for bit, on up to 60 rows (the stack's scratch, the pool's, and
+// each side of nd.SortStable's insertion sort) in every mix of
 // directions. Half the pools mix continuous values, ties, NaN, infinities
 // and ±MaxFloat64; the other half are lattices with each column scaled by
 // its own power of two, up to 2^1022, where gaps overflow, and down to
@@ -142,7 +143,7 @@ func TestContributions2SmallPathMatchesTheSweep(t *testing.T) {
 	const maxF = math.MaxFloat64
 	special := rapid.SampledFrom([]float64{0, 1, 2, -1, math.NaN(), math.Inf(1), math.Inf(-1), maxF, -maxF, 1e300, 1e-300, -1e-300})
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, contrib2StackRows+4).Draw(t, "n")
+		n := rapid.IntRange(0, 60).Draw(t, "n")
 		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
 		values, ref := make([]float64, 2*n), make([]float64, 2)
 		if rapid.Bool().Draw(t, "scaled lattice") {
@@ -176,13 +177,18 @@ func TestContributions2SmallPathMatchesTheSweep(t *testing.T) {
 
 // TestTwoColumnSmallCallsAllocateOnlyTheirOutput: on a front of
 // contrib2StackRows rows, the most the stack holds, Volume allocates
-// nothing and Contributions only the slice it returns.
+// nothing and Contributions only the slice it returns; on a thousand rows,
+// from the pool, Contributions still allocates only that.
 func TestTwoColumnSmallCallsAllocateOnlyTheirOutput(t *testing.T) {
-	values := make([]float64, 0, 2*contrib2StackRows)
-	for i := range contrib2StackRows {
-		values = append(values, float64(i), float64(contrib2StackRows-i)) // all on the front
+	maximize, ref := []bool{false, false}, []float64{2000, 2000}
+	for _, n := range []int{contrib2StackRows, 1000} {
+		values := make([]float64, 0, 2*n)
+		for i := range n {
+			values = append(values, float64(i), float64(n-i)) // all on the front
+		}
+		if n <= contrib2StackRows {
+			checkWarmAllocs(t, "Volume", 0, func() { Volume(values, n, 2, maximize, ref) })
+		}
+		checkWarmAllocs(t, fmt.Sprintf("Contributions of %d rows", n), 1, func() { Contributions(values, n, 2, maximize, ref) })
 	}
-	maximize, ref := []bool{false, false}, []float64{100, 100}
-	checkWarmAllocs(t, "Volume", 0, func() { Volume(values, contrib2StackRows, 2, maximize, ref) })
-	checkWarmAllocs(t, "Contributions", 1, func() { Contributions(values, contrib2StackRows, 2, maximize, ref) })
 }
