@@ -3,6 +3,7 @@ package hv
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/spica-search/spica/internal/nd"
 )
@@ -29,14 +30,19 @@ func hv5d(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
+	s := new(hv5Sweep)
+	if m <= hv4PoolRows {
+		s = hv5Pool.Get().(*hv5Sweep)
+		defer hv5Pool.Put(s)
+	}
 	// The prefix, sorted as extentOrder(pts, 5, 3, 2, 1, 0) sorts it: the
 	// order of the sweep.
-	byW := make([]int, 0, m)
-	gone := make([]bool, m)
-	var s hv5Sweep
+	byW := nd.Grow(&s.byW, m)[:0]
+	gone := nd.Grow(&s.gone, m)
+	clear(gone)
 	s.reset(m)
 	vol := 0.0
-	for _, i := range extentOrder(pts, 5, 4, 3, 2, 1, 0) {
+	for _, i := range s.sort(pts, 5, 4, 3, 2, 1, 0) {
 		pos := rowPosition(byW, pts, i)
 		c, covered := s.contribution4(pts, byW, pos, i)
 		if covered {
@@ -60,12 +66,18 @@ func hv5d(pts []float64) float64 {
 }
 
 // hv5Sweep is the HV4D+ sweep with a buffer for the rows contribution4
-// sets aside.
+// sets aside, and hv5d's prefix and marks. hv5d pools it, as hv4d pools
+// its sweep, for inputs of up to hv4PoolRows rows: a thousand rows
+// otherwise cost some thirty allocations as its buffers grow.
 type hv5Sweep struct {
 	hv4Sweep
 	rows      []int
 	recs, buf []nd.Rec // sortL's
+	byW       []int
+	gone      []bool
 }
+
+var hv5Pool = sync.Pool{New: func() any { return new(hv5Sweep) }}
 
 // sortL sorts rows, whose clipped nodes are set, into L's order: z, y and x
 // descending. It radix-sorts the bits of z and then, within each run of
