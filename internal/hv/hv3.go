@@ -125,10 +125,12 @@ func hv3(pts []float64) float64 {
 	if len(pts) == 0 {
 		return 0
 	}
-	sc := new(sweepScratch)
+	var sc *sweepScratch
 	if len(pts) <= hvPoolValues {
 		sc = sweepPool.Get().(*sweepScratch)
 		defer sweepPool.Put(sc)
+	} else {
+		sc = new(sweepScratch)
 	}
 	x, y, _, byZ := sc.order(pts)
 	t := staircase{set: sc.rankSet(len(x)), x: x, y: y}

@@ -82,6 +82,7 @@ func extentOrder(pts []float64, dims int, cols ...int) []int {
 type extentSort struct {
 	order []int
 	keys  []uint64 // extentKeys'
+	recs  []nd.Rec // the radix sort's
 }
 
 func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
@@ -91,7 +92,7 @@ func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 		b.extentKeys(order, pts, dims, cols)
 		return order
 	}
-	recs := make([]nd.Rec, 2*m)
+	recs := nd.Grow(&b.recs, 2*m)
 	for i := range m {
 		// For positive floats the bit pattern orders like the value; its
 		// complement orders the other way.

@@ -235,10 +235,10 @@ func concurrently(goroutines, rounds int, f func(g, r int)) {
 
 // TestHV4DPoolsOnlySmallSweeps checks the pool's policy, and that a
 // pooled sweep's buffers are reused, by what a call allocates once the pool
-// is warm: nothing up to extentKeysMax rows, only the radix sort's records
-// above that and up to hv4PoolRows rows, and a whole sweep (the sweep, its
-// nodes, L, the order and the records) one row above, which must not be
-// kept for the next call.
+// is warm: nothing up to hv4PoolRows rows, whichever sort orders them (up
+// to extentKeysMax rows sortKeys, above the radix sort, whose records are
+// pooled too), and a whole sweep (the sweep, its nodes, L, the order and
+// the records) one row above, which must not be kept for the next call.
 func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct {
@@ -247,8 +247,8 @@ func TestHV4DPoolsOnlySmallSweeps(t *testing.T) {
 	}{
 		{100, 0},
 		{extentKeysMax, 0},
-		{extentKeysMax + 1, 1},
-		{hv4PoolRows, 1},
+		{extentKeysMax + 1, 0},
+		{hv4PoolRows, 0},
 		{hv4PoolRows + 1, 5},
 	} {
 		pts := shapedExtents(rng, "uniform", c.n, 4)

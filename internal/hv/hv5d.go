@@ -30,10 +30,12 @@ func hv5d(pts []float64) float64 {
 	if m == 0 {
 		return 0
 	}
-	s := new(hv5Sweep)
+	var s *hv5Sweep
 	if m <= hv4PoolRows {
 		s = hv5Pool.Get().(*hv5Sweep)
 		defer hv5Pool.Put(s)
+	} else {
+		s = new(hv5Sweep)
 	}
 	// The prefix, sorted as extentOrder(pts, 5, 3, 2, 1, 0) sorts it: the
 	// order of the sweep.

@@ -628,9 +628,8 @@ func TestHypervolumeManyColumns(t *testing.T) {
 }
 
 // TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates:
-// nothing on three columns up to hv3SmallMax rows, nothing on four while
-// the extents (hvPoolValues values) and the sweep are pooled, the sweep's
-// radix records alone at 4096 rows, and the extents and rows (2) besides a
+// nothing on three, four or five columns while the extents (hvPoolValues
+// values) and the sweep are pooled, and the extents and rows (2) besides a
 // whole sweep (5) one row above.
 func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
@@ -640,9 +639,12 @@ func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	}{
 		{3, 100, 0},
 		{3, hv3SmallMax, 0},
+		{3, hv3SmallMax + 1, 0},
+		{3, hvPoolValues / 3, 0},
 		{4, 100, 0},
-		{4, hvPoolValues / 4, 1},
+		{4, hvPoolValues / 4, 0},
 		{4, hvPoolValues/4 + 1, 7},
+		{5, 1000, 0},
 	} {
 		values := shapedExtents(rng, "uniform", c.n, c.dims)
 		ref, maximize := make([]float64, c.dims), slices.Repeat([]bool{true}, c.dims)
