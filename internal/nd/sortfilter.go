@@ -14,8 +14,8 @@ import (
 // first rows of the window, which hold the least scores and so cover the
 // most; a row on the front is compared with the whole window. The work is
 // O(n·f·dims) for a front of f rows, less than the divide and conquer's
-// fixed costs when f is small: on a thousand uniform rows (fronts of 85 to
-// 289 rows) a third to a half of its time.
+// fixed costs when f is small: on a thousand uniform rows of four to six
+// columns (fronts of 85 to 289 rows) a quarter to a half of its time.
 //
 // A front that is most of the matrix would make it quadratic, so it first
 // finds the front of sample evenly spaced rows and returns nil, for the
@@ -115,7 +115,7 @@ func frontHeavy(values []float64, n, dims int, flip []uint64, sample int, sc *fi
 	}
 	front := 0
 	for i := range sample {
-		// A row does not dominate itself: windowDominates passes over it.
+		// A row does not dominate itself: WindowDominates passes over it.
 		front += 1 - OneIf(WindowDominates(keys, keys[i*dims:(i+1)*dims]))
 	}
 	return 4*front >= 3*sample

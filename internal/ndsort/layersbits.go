@@ -132,11 +132,11 @@ func layersBits(values []float64, n, dims int, maximize []bool, layer []int) {
 // meets reports whether set and the leading words of other share a bit.
 func meets(set, other []uint64) bool {
 	other = other[:len(set)]
-	var any uint64
+	var common uint64
 	for w, b := range set {
-		any |= b & other[w]
+		common |= b & other[w]
 	}
-	return any != 0
+	return common != 0
 }
 
 // bitsScratch is the memory of layersBits but the caller's layer, pooled.
