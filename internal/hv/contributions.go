@@ -221,6 +221,9 @@ func contributions2Small(values []float64, n int, maximize []bool, ref []float64
 		}
 	}
 	if n <= contrib2StackRows {
+		if contributions2Stairs(values, n, maximize, origin, out) {
+			return !slices.ContainsFunc(out, isPosInf)
+		}
 		var (
 			pts         [2 * contrib2StackRows]float64
 			rows        [contrib2StackRows]int
@@ -239,6 +242,64 @@ func contributions2Small(values []float64, n int, maximize []bool, ref []float64
 		contributions2Into(p, origin, out, kept, recs[:m], recs[m:2*m], ints[n:n], ints[2*n:2*n])
 	}
 	return !slices.ContainsFunc(out, isPosInf)
+}
+
+// contributions2Stairs is contributions2Small for a staircase of at most
+// contrib2StackRows rows: when the rows inside the box (oriented, above
+// origin) have distinct x and, by decreasing x, strictly increasing y, no
+// row hides another, and each share is the rectangle between its two
+// neighbours, written to out as contributions2Into writes it (the same
+// subtractions, bit for bit). It sorts by insertion as it reads and
+// reports false, out untouched, when the rows are not such a staircase:
+// the fronts that most calls measure then cost one pass, with no sort
+// records and no second staircase.
+func contributions2Stairs(values []float64, n int, maximize []bool, origin [2]float64, out []float64) bool {
+	type step struct {
+		x, y float64
+		row  int
+	}
+	var s [contrib2StackRows]step
+	s0, s1 := 1.0, 1.0
+	if !maximize[0] {
+		s0 = -1
+	}
+	if !maximize[1] {
+		s1 = -1
+	}
+	m := 0
+	for i := range n {
+		x, y := s0*values[2*i], s1*values[2*i+1] // exact negations
+		if !(x > origin[0] && y > origin[1]) {
+			continue // NaN too: its share stays 0
+		}
+		// Insert by decreasing x; a tie in x is no staircase.
+		k := m
+		for k > 0 && s[k-1].x < x {
+			s[k] = s[k-1]
+			k--
+		}
+		if k > 0 && s[k-1].x == x {
+			return false
+		}
+		s[k] = step{x, y, i}
+		m++
+	}
+	for k := 1; k < m; k++ {
+		if !(s[k].y > s[k-1].y) {
+			return false // s[k-1] dominates s[k], or they tie in y
+		}
+	}
+	for k := range m {
+		xl, ys := origin[0], origin[1]
+		if k+1 < m {
+			xl = s[k+1].x
+		}
+		if k > 0 {
+			ys = s[k-1].y
+		}
+		out[s[k].row] = rect(s[k].x-xl, s[k].y-ys)
+	}
+	return true
 }
 
 // contrib2Scratch is the pooled memory of contributions2Small above

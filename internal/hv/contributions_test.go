@@ -175,6 +175,139 @@ func TestContributions2SmallPathMatchesTheSweep(t *testing.T) {
 	})
 }
 
+// TestContributions2StairsByHand: three minimized rows on a staircase,
+// reference (4, 4). Row 1's box [1,4]×[1,4] less row 0's [0,4]×[3,4] and
+// row 2's [3,4]×[0,4] is [1,3]×[1,3], 4; row 0 keeps [0,1]×[3,4], 1; row 2
+// keeps [3,4]×[0,1], 1. A row past the reference (5, 0) and a NaN row
+// take no part and keep 0. The same rows with row 1 moved to (1, 3), level
+// with row 0 in y, are no staircase, and neither is a tie in x.
+func TestContributions2StairsByHand(t *testing.T) {
+	maximize, origin := []bool{false, false}, [2]float64{-4, -4}
+	values := []float64{0, 3, 1, 1, 3, 0, 5, 0, math.NaN(), 1}
+	out := make([]float64, 5)
+	if !contributions2Stairs(values, 5, maximize, origin, out) {
+		t.Fatal("contributions2Stairs refused a staircase")
+	}
+	if diff := cmp.Diff([]float64{1, 4, 1, 0, 0}, out); diff != "" {
+		t.Errorf("shares (-want +got):\n%s", diff)
+	}
+	for _, rows := range [][]float64{
+		{0, 3, 1, 3, 3, 0}, // row 0 dominates row 1
+		{0, 3, 0, 1, 3, 0}, // row 1 dominates row 0, a tie in x
+		{0, 3, 1, 1, 1, 1}, // two equal rows
+	} {
+		out := make([]float64, 3)
+		if contributions2Stairs(rows, 3, maximize, origin, out) {
+			t.Errorf("contributions2Stairs(%v) took rows that are no staircase", rows)
+		}
+		if diff := cmp.Diff(make([]float64, 3), out); diff != "" {
+			t.Errorf("contributions2Stairs(%v) wrote out when it refused (-want +got):\n%s", rows, diff)
+		}
+	}
+}
+
+// TestContributions2StairsMatchesTheSweep draws staircases of up to
+// contrib2StackRows rows in every mix of directions, shuffled, some with
+// rows past the reference or NaN, and some with one row moved onto
+// another's x or y or under it: contributions2Stairs must take exactly the
+// pools whose rows inside the box are a strict staircase (checked pair by
+// pair), give every share bit for bit as the general path does, and leave
+// out untouched when it refuses.
+func TestContributions2StairsMatchesTheSweep(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, contrib2StackRows).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), 2, 2).Draw(t, "maximize")
+		ref := []float64{rapid.Float64Range(-2, 2).Draw(t, "ref x"), rapid.Float64Range(-2, 2).Draw(t, "ref y")}
+		// Oriented: x falls and y rises along the staircase, from a start
+		// near the reference's corner.
+		xs, ys := make([]float64, n), make([]float64, n)
+		x, y := 3.0, -3.0
+		for i := range n {
+			x -= rapid.Float64Range(0x1p-40, 1).Draw(t, "dx")
+			y += rapid.Float64Range(0x1p-40, 1).Draw(t, "dy")
+			xs[i], ys[i] = x, y
+		}
+		var origin [2]float64
+		for j := range 2 {
+			origin[j] = ref[j]
+			if !maximize[j] {
+				origin[j] = -ref[j]
+			}
+		}
+		if n >= 2 && rapid.IntRange(0, 3).Draw(t, "spoil") > 0 {
+			// Mostly neighbours on the staircase: the spoils that
+			// can pass a check on neighbours only.
+			i := rapid.IntRange(0, n-2).Draw(t, "i")
+			j := i + 1
+			if rapid.IntRange(0, 3).Draw(t, "far") == 0 {
+				j = rapid.IntRange(0, n-1).Draw(t, "j")
+			}
+			if rapid.Bool().Draw(t, "swap") {
+				i, j = j, i
+			}
+			switch rapid.IntRange(0, 2).Draw(t, "how") {
+			case 0:
+				xs[i] = xs[j]
+			case 1:
+				ys[i] = ys[j]
+			default:
+				xs[i], ys[i] = xs[j]-0.5, ys[j]-0.5
+			}
+		}
+		for i := range n {
+			switch rapid.IntRange(0, 19).Draw(t, "odd row") {
+			case 0:
+				xs[i] = math.NaN()
+			case 1:
+				ys[i] = -5 // below any reference
+			case 2:
+				xs[i] = origin[0] // on the reference: outside the box
+			case 3:
+				ys[i] = origin[1]
+			}
+		}
+		values, order := make([]float64, 2*n), make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		for p, i := range rapid.Permutation(order).Draw(t, "order") {
+			values[2*p], values[2*p+1] = xs[i], ys[i]
+			for j := range 2 {
+				if !maximize[j] {
+					values[2*p+j] = -values[2*p+j]
+				}
+			}
+		}
+		stairs := true
+		for i := range n {
+			for k := range n {
+				a := [2]float64{xs[i], ys[i]}
+				b := [2]float64{xs[k], ys[k]}
+				inside := func(p [2]float64) bool { return p[0] > origin[0] && p[1] > origin[1] }
+				if i != k && inside(a) && inside(b) && (a[0] == b[0] || (a[0] > b[0]) != (a[1] < b[1])) {
+					stairs = false
+				}
+			}
+		}
+		out := make([]float64, n)
+		took := contributions2Stairs(values, n, maximize, origin, out)
+		if took != stairs {
+			t.Fatalf("contributions2Stairs took the rows: %v, they are a strict staircase: %v", took, stairs)
+		}
+		if !took {
+			if diff := cmp.Diff(make([]float64, n), out); diff != "" {
+				t.Fatalf("contributions2Stairs wrote out when it refused (-want +got):\n%s", diff)
+			}
+			return
+		}
+		defer func(old int) { contrib2SmallMax = old }(contrib2SmallMax)
+		contrib2SmallMax = 0
+		if diff := cmp.Diff(sharesOf(values, 2, maximize, ref), out); diff != "" {
+			t.Fatalf("contributions2Stairs (+) against the general path (-):\n%s", diff)
+		}
+	})
+}
+
 // TestTwoColumnSmallCallsAllocateOnlyTheirOutput: on a front of
 // contrib2StackRows rows, the most the stack holds, Volume allocates
 // nothing and Contributions only the slice it returns; on a thousand rows,
