@@ -194,6 +194,7 @@ func TestContributions2StairsByHand(t *testing.T) {
 	for _, rows := range [][]float64{
 		{0, 3, 1, 3, 3, 0}, // row 0 dominates row 1
 		{0, 3, 0, 1, 3, 0}, // row 1 dominates row 0, a tie in x
+		{0, 1, 0, 3, 3, 0}, // the same rows read the other way round
 		{0, 3, 1, 1, 1, 1}, // two equal rows
 	} {
 		out := make([]float64, 3)
