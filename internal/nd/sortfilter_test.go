@@ -120,3 +120,46 @@ func TestFrontHeavy(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowDominates checks every width WindowDominates has a loop for
+// (written out for four to six columns, the general loop for the rest) on
+// windows of three rows: p = (5, …, 5) is dominated by a row of 4s in any
+// of the three places, the last one included; not by a row equal to it,
+// by rows that are better in all but one column, or by an empty window;
+// and by a row that is equal but for one column.
+func TestWindowDominates(t *testing.T) {
+	row := func(d int, v uint64, at int, w uint64) []uint64 {
+		r := slices.Repeat([]uint64{v}, d)
+		if at >= 0 {
+			r[at] = w
+		}
+		return r
+	}
+	for _, d := range []int{1, 2, 3, 4, 5, 6, 7} {
+		p := row(d, 5, -1, 0)
+		worse := row(d, 4, d-1, 6) // better but in its last column
+		for place := range 3 {
+			window := slices.Concat(worse, worse, worse)
+			copy(window[place*d:], row(d, 4, -1, 0))
+			if !WindowDominates(window, p) {
+				t.Errorf("d=%d: a dominating row at place %d of %v not found for %v", d, place, window, p)
+			}
+			copy(window[place*d:], row(d, 5, 0, 4)) // equal but for column 0
+			if !WindowDominates(window, p) {
+				t.Errorf("d=%d: a row equal but for one better column at place %d of %v not found for %v", d, place, window, p)
+			}
+			copy(window[place*d:], p)
+			if WindowDominates(window, p) {
+				t.Errorf("d=%d: %v dominates %v, want an equal row and rows worse in a column not to", d, window, p)
+			}
+		}
+		if WindowDominates(nil, p) {
+			t.Errorf("d=%d: an empty window dominates", d)
+		}
+		for c := range d {
+			if WindowDominates(row(d, 4, c, 6), p) {
+				t.Errorf("d=%d: a row worse in column %d dominates", d, c)
+			}
+		}
+	}
+}
