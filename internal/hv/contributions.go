@@ -158,13 +158,7 @@ func orientedRowsInto(pts []float64, rows []int, values []float64, n, dims int, 
 // written and then kept or overwritten by the next, by a count rather than
 // a branch.
 func orientedRows2(pts []float64, rows []int, values []float64, n int, maximize []bool, origin [2]float64) ([]float64, []int) {
-	s0, s1 := 1.0, 1.0
-	if !maximize[0] {
-		s0 = -1
-	}
-	if !maximize[1] {
-		s1 = -1
-	}
+	s0, s1 := signs2(maximize)
 	kept := 0
 	for i := range n {
 		x, y := s0*values[2*i], s1*values[2*i+1] // exact negations
@@ -173,6 +167,20 @@ func orientedRows2(pts []float64, rows []int, values []float64, n int, maximize 
 		kept += nd.OneIf(x > origin[0]) & nd.OneIf(y > origin[1]) // NaN fails
 	}
 	return pts[:2*kept], rows[:kept]
+}
+
+// signs2 returns the factors that orient two columns (see orientedRows):
+// 1 for a maximized column, -1 for a minimized one, whose products are
+// exact negations.
+func signs2(maximize []bool) (s0, s1 float64) {
+	s0, s1 = 1, 1
+	if !maximize[0] {
+		s0 = -1
+	}
+	if !maximize[1] {
+		s1 = -1
+	}
+	return s0, s1
 }
 
 // contributions2 returns the exclusive area of each row of a two-column
@@ -259,13 +267,7 @@ func contributions2Stairs(values []float64, n int, maximize []bool, origin [2]fl
 		row  int
 	}
 	var s [contrib2StackRows]step
-	s0, s1 := 1.0, 1.0
-	if !maximize[0] {
-		s0 = -1
-	}
-	if !maximize[1] {
-		s1 = -1
-	}
+	s0, s1 := signs2(maximize)
 	m := 0
 	for i := range n {
 		x, y := s0*values[2*i], s1*values[2*i+1] // exact negations
