@@ -182,11 +182,15 @@ func extentsInto(pts []float64, rows []int, values []float64, n, dims int, maxim
 			sign, off = append(sign, -1), append(off, ref[j])
 		}
 	}
-	if dims == 3 {
-		// The common case, unrolled: the general loop spends most of its
+	switch dims {
+	case 3:
+		// The common cases, unrolled: the general loop spends most of its
 		// time on the slicing and the inner loop's counters.
 		m := extents3(values, pts, rows, [3]float64(sign), [3]float64(off))
 		return pts[:3*m], rows[:m]
+	case 4:
+		m := extents4(values, pts, rows, [4]float64(sign), [4]float64(off))
+		return pts[:4*m], rows[:m]
 	}
 	k, m := 0, 0
 	for i := range rows {
@@ -203,6 +207,20 @@ func extentsInto(pts []float64, rows []int, values []float64, n, dims int, maxim
 		k += dims * in
 	}
 	return pts[:k], rows[:m]
+}
+
+// extents4 is extents3 for four columns.
+func extents4(values, pts []float64, rows []int, sign, off [4]float64) int {
+	k := 0
+	for i := range rows {
+		v := values[4*i : 4*i+4 : 4*i+4]
+		e0, e1, e2, e3 := sign[0]*v[0]+off[0], sign[1]*v[1]+off[1], sign[2]*v[2]+off[2], sign[3]*v[3]+off[3]
+		out := pts[4*k : 4*k+4 : 4*k+4]
+		out[0], out[1], out[2], out[3] = e0, e1, e2, e3
+		rows[k] = i
+		k += nd.OneIf(e0 > 0) & nd.OneIf(e1 > 0) & nd.OneIf(e2 > 0) & nd.OneIf(e3 > 0) // NaN fails too
+	}
+	return k
 }
 
 // extents3 is the loop of extents for three columns: it writes to pts and
