@@ -15,11 +15,11 @@ import (
 // coordinate on its good side makes the volume +Inf.
 //
 // The result is finite whenever the volume fits in a float64, even when an
-// extent or a partial product does not (1e200·1e200·1e-300 is 1e100), with
-// one exception: when a partial product overflows and the extents span so
-// many magnitudes that, with each column scaled by a power of two to a
-// largest extent below 1, the volume falls under n·2^-960, the result is
-// +Inf rather than a number with too few correct digits.
+// extent or a partial product does not (1e200·1e200·1e-300 is 1e100), and
+// keeps its digits when a partial product falls below the normal floats
+// before larger factors multiply it (1e-300·1e-300·1e300·1e300 is 1): such
+// data, spanning more magnitudes than one scale per column holds, are
+// measured row by row, each on its own scale, at O(n²) limited sets.
 //
 // It costs O(n) for one column and for two after a radix sort, O(n log n)
 // for three, O(n²) for four, O(n³) for five, and for six or more time
@@ -54,9 +54,10 @@ func Hypervolume(values []float64, dims int, maximize []bool, ref []float64) (fl
 // Each share is computed directly, never as the difference of two totals,
 // with every gap taken between two coordinates: with one or two columns it
 // is within a few ulps of the exact value; the tests hold three columns to
-// 1e-10 relative of the exact value and more to 1e-9. A share too large for a float64 is +Inf; one that fits although
-// a gap or a partial product overflows is rescaled as in [Hypervolume] and
-// finite, with the same exception for shares lost among subnormals.
+// 1e-10 relative of the exact value and more to 1e-9. A share too large
+// for a float64 is +Inf; one that fits although a gap or a partial product
+// overflows, or that a partial product below the normal floats would rob
+// of digits, is measured on its own scale as in [Hypervolume].
 //
 // It costs O(n) after a radix sort for one or two columns, O(n log n) for
 // three, and for more one WFG exclusive volume per row. Algorithms: the

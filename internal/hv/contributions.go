@@ -14,8 +14,8 @@ import (
 func Contributions(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
 	out := make([]float64, n)
 	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
-		contributions3Small(values, maximize, ref, out)
-		if !slices.ContainsFunc(out, isPosInf) {
+		least := contributions3Small(values, maximize, ref, out)
+		if !slices.ContainsFunc(out, isPosInf) && !underflowRisk(least, 3) {
 			return out
 		}
 		clear(out) // and measure again below, to rescale
@@ -32,6 +32,9 @@ func Contributions(values []float64, n, dims int, maximize []bool, ref []float64
 	share := contributionsOf(pts, origin, dims)
 	if slices.ContainsFunc(share, isPosInf) {
 		rescaleShares(share, pts, origin, dims)
+	}
+	if dims >= 3 {
+		remeasureUnderflowed(share, pts, origin)
 	}
 	for i, r := range rows {
 		out[r] = share[i]
@@ -68,8 +71,8 @@ func isPosInf(s float64) bool { return math.IsInf(s, 1) }
 // MaxFloat64 − (−1) or a partial product 1e200·1e200 overflows although the
 // share (·1e-300) fits. Scaling by a power of two is exact while the scaled
 // coordinate stays normal, so the gaps keep their one rounding; a scaled
-// share under 2^-960 has lost digits to subnormals and stays +Inf, as
-// [Volume] stays +Inf then. A share that is truly unbounded (an
+// share under 2^-960 has lost digits to subnormals, and the row is measured
+// on its own scale by scaledExclusive. A share that is truly unbounded (an
 // infinite coordinate) or beyond MaxFloat64 stays +Inf.
 func rescaleShares(share, pts, origin []float64, dims int) {
 	width := len(origin)
@@ -93,10 +96,56 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 	for i, v := range pts {
 		scaled[i] = math.Ldexp(v, -exp[i%width])
 	}
+	var l limiter
+	var all []int
 	for i, s := range contributionsOf(scaled, scaledOrigin, dims) {
-		if math.IsInf(share[i], 1) && s >= math.Ldexp(1, -960) {
+		switch {
+		case !math.IsInf(share[i], 1):
+		case s >= math.Ldexp(1, -960):
 			share[i] = math.Ldexp(s, total)
+		case !hasInf(pts[i*width : (i+1)*width]):
+			if all == nil {
+				all = make([]int, len(share))
+				for k := range all {
+					all[k] = k
+				}
+			}
+			share[i] = scaledExclusive(&l, pts[i*width:(i+1)*width], origin, pts, width, all, i)
 		}
+	}
+}
+
+// remeasureUnderflowed measures again, each on its own scale, the shares
+// of the rows of pts (oriented coordinates, every row above origin) that
+// an underflow may have robbed of digits (see underflowRisk), but those of
+// rows with an infinite coordinate, which the kernels settle exactly.
+func remeasureUnderflowed(share, pts, origin []float64) {
+	width := len(origin)
+	least := uint64(math.MaxUint64)
+	for _, v := range origin {
+		least = min(least, magnitudeKey(v))
+	}
+	for _, v := range pts {
+		least = min(least, magnitudeKey(v))
+	}
+	if !underflowRisk(magnitudeOf(least), width) {
+		return
+	}
+	low, high := magnitudeSpan(pts, origin, width)
+	var l limiter
+	var all []int
+	for i, s := range share {
+		p := pts[i*width : (i+1)*width]
+		if !underflowed(s, len(share), low, high) || hasInf(p) {
+			continue
+		}
+		if all == nil {
+			all = make([]int, len(share))
+			for k := range all {
+				all[k] = k
+			}
+		}
+		share[i] = scaledExclusive(&l, p, origin, pts, width, all, i)
 	}
 }
 

@@ -172,8 +172,9 @@ var contrib3Pool = sync.Pool{New: func() any { return new(contrib3Scratch) }}
 // It adds to out[i] (zero on entry) the exclusive volume of row i of the
 // three-column matrix values, oriented by maximize against ref as
 // orientedRows does it; rows outside the box get nothing. At most
-// contrib3SmallIndex+1 rows.
-func contributions3Small(values []float64, maximize []bool, ref, out []float64) {
+// contrib3SmallIndex+1 rows. It returns the least non-zero magnitude among
+// the coordinates of the rows inside the box and of ref, for underflowRisk.
+func contributions3Small(values []float64, maximize []bool, ref, out []float64) float64 {
 	n := len(values) / 3
 	sc := contrib3Pool.Get().(*contrib3Scratch)
 	defer contrib3Pool.Put(sc)
@@ -199,6 +200,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 	// bits may come out of order, and the insertion pass after it puts them
 	// right by their exact z, in time linear in the keys that moved. Rows of
 	// equal z may enter in any order: no height passes between them.
+	least := min(magnitudeKey(ox), magnitudeKey(oy), magnitudeKey(oz))
 	for i := range n {
 		v := values[3*i : 3*i+3 : 3*i+3]
 		x, y, z := sign[0]*v[0], sign[1]*v[1], sign[2]*v[2]
@@ -207,6 +209,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 			t := &ts[i]
 			t.x, t.y, t.z = x, y, z
 			keys = append(keys, nd.FastKey(z, ^uint64(0))&^contrib3SmallIndex|uint64(i))
+			least = min(least, magnitudeKey(x), magnitudeKey(y), magnitudeKey(z))
 		}
 	}
 	sortKeysByValue(keys, sc.keys[n:], func(i int) float64 { return ts[i].z })
@@ -367,4 +370,5 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 	for _, f := range front {
 		settle(f.row, oz)
 	}
+	return magnitudeOf(least)
 }

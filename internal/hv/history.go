@@ -16,6 +16,9 @@ func History(values []float64, n, dims int, maximize []bool, ref []float64) []fl
 	} else {
 		out = historyPlain(values, n, dims, maximize, ref)
 	}
+	if dims >= 3 && n > 0 && underflowRisk(leastExtent(values, dims, ref), dims) {
+		remeasureUnderflowedPrefixes(out, values, n, dims, maximize, ref)
+	}
 	if n > 0 && math.IsInf(out[n-1], 1) {
 		// An infinite value, or an overflow that Hypervolume survives by
 		// rescaling: from the first +Inf on, measure again the way it does.
@@ -30,6 +33,32 @@ func History(values []float64, n, dims int, maximize []bool, ref []float64) []fl
 		}
 	}
 	return out
+}
+
+// remeasureUnderflowedPrefixes measures again, each row on its own scale,
+// the finite volumes of out, the prefixes of the n×dims matrix values, that
+// an underflow may have robbed of digits (see underflowRisk). Volumes grow
+// with the prefix, so those are a run from the first row; the +Inf ones
+// are History's to settle.
+func remeasureUnderflowedPrefixes(out, values []float64, n, dims int, maximize []bool, ref []float64) {
+	origin := make([]float64, dims)
+	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
+	finite := pts[:0:0] // the rows before the first with an infinite value
+	for k := range rows {
+		if hasInf(pts[k*dims : (k+1)*dims]) {
+			break
+		}
+		finite = pts[:(k+1)*dims]
+	}
+	low, high := magnitudeSpan(finite, origin, dims)
+	end := 0 // the prefixes to measure again: out[:end]
+	for end < n && !math.IsInf(out[end], 1) && underflowed(out[end], len(rows), low, high) {
+		end++
+	}
+	if end == 0 {
+		return
+	}
+	copy(out, scaledPrefixVolumes(values, end, dims, maximize, ref))
 }
 
 // historyPlain is HypervolumeHistory for 1 or 3+ columns on the extents as
@@ -78,7 +107,7 @@ func historyPlain(values []float64, n, dims int, maximize []bool, ref []float64)
 // scaled back. A row inside the box with an infinite value on its good side
 // still makes the rest +Inf, and so does a volume beyond MaxFloat64; a
 // prefix whose scaled volume is under rows·2^-960, too small to trust, is
-// measured by Hypervolume on its own.
+// measured by scaledPrefixVolumes, each row on its own scale.
 func historyRescaled(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
 	pts := make([]float64, 0, len(values))
 	twice := make([]bool, 0, len(values))
@@ -130,6 +159,7 @@ rows:
 		curve = historyPlain(pts, m, dims, up, zero)
 	}
 	out := make([]float64, n)
+	var each []float64 // the prefixes measured row by row, once needed
 	prev, k := 0.0, 0
 	for i := range out {
 		if i >= infAt {
@@ -141,9 +171,12 @@ rows:
 			k++
 			if v < math.Ldexp(float64(k), -960) {
 				// Scaled for rows still to come, the prefix lost its
-				// digits: measure it on its own (only data spanning more
-				// than 2^1000 in a column gets here).
-				v = Volume(values[:(i+1)*dims], i+1, dims, maximize, ref)
+				// digits: measure the rows each on its own scale (only
+				// data spanning more than 2^1000 in a column gets here).
+				if each == nil {
+					each = scaledPrefixVolumes(values, infAt, dims, maximize, ref)
+				}
+				v = each[i]
 			} else {
 				v = math.Ldexp(v, scale)
 			}

@@ -389,11 +389,150 @@ func TestHypervolumeStaysFiniteWhenTheVolumeFits(t *testing.T) {
 			}
 		})
 	}
-	// The overflow that remains, as the godoc says: a partial product
-	// overflows, and the columns span so many magnitudes that scaling them
-	// leaves too few digits.
-	got := volumeOf([]float64{1e200, 1e200, tiny, tiny, tiny, 1e300}, 3, up(3), []float64{0, 0, 0})
-	if !math.IsInf(got, 1) {
-		t.Errorf("Hypervolume of a documented overflow = %v; want +Inf", got)
+}
+
+// TestScaledMeasuresByHand holds Volume, Contributions and History to
+// numbers worked out by hand on rows whose columns span more magnitudes
+// than one power-of-two scale per column can hold (a partial product
+// overflows, and scaling the column of MaxFloat64 down pushes the other
+// rows' values into the subnormals; or a partial product underflows and
+// later factors multiply what is left): where once the answer was +Inf, or
+// 0, or had a few digits right.
+func TestScaledMeasuresByHand(t *testing.T) {
+	const huge, least = math.MaxFloat64, math.SmallestNonzeroFloat64
+	up := func(d int) []bool { return slices.Repeat([]bool{true}, d) }
+	// 2·MaxFloat64·2^-1074 = (2 − 2^-52)·2^-50, exactly 2^-49 − 2^-102.
+	thin := math.Ldexp(1, -49) - math.Ldexp(1, -102)
+	for _, tc := range []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		volume   float64
+		shares   []float64
+	}{{
+		// Boxes 1e100 and 1e-300·1e-300·1e300 = 1e-300 (rounded), meeting
+		// in 1e-900: the second adds nothing a float64 can show.
+		name:     "1e200·1e200·1e-300 beside 1e-300·1e-300·1e300",
+		values:   []float64{1e200, 1e200, 1e-300, 1e-300, 1e-300, 1e300},
+		maximize: up(3), ref: []float64{0, 0, 0},
+		volume: 1e200 * 1e200 * 1e-300,
+		shares: []float64{1e200 * 1e200 * 1e-300, 1e-300 * 1e-300 * 1e300},
+	}, {
+		// A is 2 × MaxFloat64 × 2^-1074, B is 1 × 1 × 1.5, they share
+		// 1 × 1 × 2^-1074: A keeps thin − 2^-1074 (thin, rounded), B keeps
+		// 1.5 − 2^-1074 (1.5), and the whole is 1.5 + thin.
+		name:     "MaxFloat64 beside the least subnormal, three columns",
+		values:   []float64{2, huge, least, 1, 1, 1.5},
+		maximize: up(3), ref: []float64{0, 0, 0},
+		volume: 1.5 + thin,
+		shares: []float64{thin, 1.5},
+	}, {
+		name:     "the same, minimized, with a fourth column of 1s",
+		values:   []float64{-2, -huge, -least, -1, -1, -1, -1.5, -1},
+		maximize: make([]bool, 4), ref: []float64{0, 0, 0, 0},
+		volume: 1.5 + thin,
+		shares: []float64{thin, 1.5},
+	}, {
+		// Found by TestHypervolumeIsNeverNaN: rows on the reference point
+		// or NaN keep 0; A's extents are 2, 1, MaxFloat64, 2^-1074 (its
+		// box thin), B's 2, 0.5, w, 1.96875, and they share 2·0.5·w·2^-1074,
+		// under 2^-1000: A keeps thin, B its box, and the whole is B's box
+		// (thin is below half its ulp).
+		name:     "the seed: a share of +Inf beside a finite volume",
+		values:   []float64{1, 1, 1, 1, 1, math.NaN(), math.NaN(), math.NaN(), 1, least, huge, least, 1, 0.5, 2.9983279256315206e+20, 1.96875},
+		maximize: []bool{true, false, true, true}, ref: []float64{-1, 1, 0, 0},
+		volume: 2 * 0.5 * 2.9983279256315206e+20 * 1.96875,
+		shares: []float64{0, 0, thin, 2 * 0.5 * 2.9983279256315206e+20 * 1.96875},
+	}, {
+		// 2^-500·2^-600 is 0 in a float64, so a box taken in that order
+		// is lost. A is 2^-500·2^-600·2^1000 = 2^-100, B 2^-501·2^-599·2^999
+		// = 2^-101, and they share 2^-501·2^-600·2^999 = 2^-102.
+		name:     "a first product below the subnormals, three columns",
+		values:   []float64{0x1p-500, 0x1p-600, 0x1p1000, 0x1p-501, 0x1p-599, 0x1p999},
+		maximize: up(3), ref: []float64{0, 0, 0},
+		volume: 0x1p-100 + 0x1p-101 - 0x1p-102,
+		shares: []float64{0x1p-100 - 0x1p-102, 0x1p-101 - 0x1p-102},
+	}, {
+		name:     "extents 1e-300, 1e-300, 1e300, 1e300",
+		values:   []float64{1e-300, 1e-300, 1e300, 1e300},
+		maximize: up(4), ref: []float64{0, 0, 0, 0},
+		volume: 1e-300 * 1e-300 * 1e300 * 1e300,
+		shares: []float64{1e-300 * 1e-300 * 1e300 * 1e300},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dims := len(tc.ref)
+			// Within a few ulps: the kernels round more often than the
+			// constant above, computed exactly and rounded once.
+			fewULPs := func(a, b float64) bool { return math.Abs(a-b) <= 0x1p-50*b }
+			if got := volumeOf(tc.values, dims, tc.maximize, tc.ref); !fewULPs(got, tc.volume) {
+				t.Errorf("Volume = %v; want %v", got, tc.volume)
+			}
+			if got := sharesOf(tc.values, dims, tc.maximize, tc.ref); !slices.EqualFunc(got, tc.shares, fewULPs) {
+				t.Errorf("Contributions = %v; want %v", got, tc.shares)
+			}
+			if got := historyOf(tc.values, dims, tc.maximize, tc.ref); !fewULPs(got[len(got)-1], tc.volume) {
+				t.Errorf("History = %v; want it to end at %v", got, tc.volume)
+			}
+		})
 	}
+}
+
+// hostileValue draws a coordinate from every magnitude a float64 has: 0 and
+// ±MaxFloat64, subnormals, values near 1e±300 and near 1, and small
+// integers, so that rows of one matrix span more than 2^2000.
+func hostileValue() *rapid.Generator[float64] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]float64{0, 1, 2, -1, math.MaxFloat64, -math.MaxFloat64,
+			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, 1e300, -1e300, 1e-300}),
+		rapid.Custom(func(t *rapid.T) float64 {
+			m := rapid.Float64Range(-1, 1).Draw(t, "mantissa")
+			return math.Ldexp(m, rapid.IntRange(-1074, 1023).Draw(t, "exponent")) // at most 2^1023
+		}),
+		rapid.Float64Range(-4, 4),
+	)
+}
+
+// TestMeasuresAcrossEveryMagnitudeAreExact holds Volume, History and
+// Contributions to the exact rational oracle on a few rows of finite values
+// from every magnitude a float64 has: the volume within 1e-12 of the exact
+// one and each share within 1e-9 (the accuracy the godoc promises), or
+// within 2^-1060 where the exact value is itself down in the subnormals.
+// Volumes above MaxFloat64 must be +Inf (or MaxFloat64, within the
+// tolerance), and nothing else may be.
+func TestMeasuresAcrossEveryMagnitudeAreExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		dims := rapid.IntRange(1, 5).Draw(t, "dims")
+		n := rapid.IntRange(1, []int{0, 6, 6, 5, 4, 4}[dims]).Draw(t, "n")
+		maximize := rapid.SliceOfN(rapid.Bool(), dims, dims).Draw(t, "maximize")
+		values := rapid.SliceOfN(hostileValue(), n*dims, n*dims).Draw(t, "values")
+		ref := rapid.SliceOfN(hostileValue(), dims, dims).Draw(t, "ref")
+		near := func(got float64, want *big.Rat, tol float64) bool {
+			if math.IsInf(got, 1) { // the exact value is past MaxFloat64, or a rounding off it
+				return want.Cmp(rat(math.MaxFloat64*(1-tol))) >= 0
+			}
+			if relErr(got, want) <= tol {
+				return true
+			}
+			d := new(big.Rat).Sub(rat(got), want)
+			return d.Abs(d).Cmp(rat(0x1p-1060)) <= 0
+		}
+		vol, excl := exactGrid(values, dims, maximize, ref)
+		if got := volumeOf(values, dims, maximize, ref); !near(got, vol, 1e-12) {
+			t.Fatalf("Volume = %v; exact %v", got, vol.FloatString(20))
+		}
+		shares := sharesOf(values, dims, maximize, ref)
+		for i, w := range excl {
+			if !near(shares[i], w, 1e-9) {
+				t.Fatalf("row %d: share %v; exact %v", i, shares[i], w.FloatString(20))
+			}
+		}
+		history := historyOf(values, dims, maximize, ref)
+		for i := range n {
+			want, _ := exactGrid(values[:(i+1)*dims], dims, maximize, ref)
+			if !near(history[i], want, 1e-12) {
+				t.Fatalf("History[%d] = %v; exact %v", i, history[i], want.FloatString(20))
+			}
+		}
+	})
 }

@@ -34,15 +34,26 @@ func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float
 	} else {
 		pts, _ = extents(values, n, dims, maximize, ref)
 	}
+	least := math.Inf(1)
 	for _, e := range pts {
 		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
 			return hvRescaled(values, n, dims, maximize, ref)
 		}
+		if e < least {
+			least = e
+		}
 	}
-	if v := saturate(hvFinite(pts, dims)); !math.IsInf(v, 1) {
-		return v
+	v := saturate(hvFinite(pts, dims))
+	if math.IsInf(v, 1) {
+		return hvRescaled(values, n, dims, maximize, ref)
 	}
-	return hvRescaled(values, n, dims, maximize, ref)
+	if underflowRisk(least, dims) {
+		low, high := magnitudeSpan(pts, make([]float64, dims), dims)
+		if underflowed(v, len(pts)/dims, low, high) {
+			return scaledPrefixVolumes(values, n, dims, maximize, ref)[n-1]
+		}
+	}
+	return v
 }
 
 // hvRescaled is Hypervolume once the plain computation has overflowed,
@@ -57,9 +68,10 @@ func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float
 // for values that large.
 //
 // Terms that the scaling pushes below the smallest normal float lose
-// digits, so a scaled volume under n·2^-960 is not trusted and the result
-// stays +Inf; so it does when a row inside the box has an infinite value on
-// its good side, and when the volume exceeds MaxFloat64.
+// digits, so a scaled volume under n·2^-960 is not trusted: the columns
+// span more than one scale can hold, and scaledPrefixVolumes measures each
+// row on its own. The result stays +Inf when a row inside the box has an
+// infinite value on its good side, and when the volume exceeds MaxFloat64.
 func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) float64 {
 	pts := make([]float64, 0, len(values))
 	twice := make([]bool, 0, len(values)) // the extent is twice pts[k]
@@ -99,7 +111,9 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 	scale := scaleExtents(pts, twice, top)
 	v := hvFinite(pts, dims)
 	if v < math.Ldexp(float64(rows), -960) {
-		return math.Inf(1)
+		// Terms went through the subnormals: measure each row on its own
+		// scale instead.
+		return scaledPrefixVolumes(values, n, dims, maximize, ref)[n-1]
 	}
 	return math.Ldexp(v, scale)
 }
