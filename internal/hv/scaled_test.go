@@ -1,0 +1,166 @@
+package hv
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestWideArithmetic works the wide numbers of uncoveredWide by hand,
+// where a float64 would overflow or underflow.
+func TestWideArithmetic(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want wide
+	}{
+		{"3 − 1", gap(3, 1), wide{0.5, 2}},
+		{"1 − 2^-1074", gap(1, -math.SmallestNonzeroFloat64), wide{0.5, 1}},
+		// Twice the difference of the halves: 2·MaxFloat64 = (1 − 2^-53)·2^1025.
+		{"MaxFloat64 − (−MaxFloat64)", gap(math.MaxFloat64, -math.MaxFloat64), wide{1 - 0x1p-53, 1025}},
+		{"0x1p1023 − (−0x1p1023)", gap(0x1p1023, -0x1p1023), wide{0.5, 1025}},
+		{"2^-600 · 2^-600", wide{0.5, -599}.times(wide{0.5, -599}), wide{0.5, -1199}},
+		{"0.75·2^3 · 0.75·2^4", wide{0.75, 3}.times(wide{0.75, 4}), wide{0.5625, 7}},
+		{"2^1000 · 2^1000", wide{0.5, 1001}.times(wide{0.5, 1001}), wide{0.5, 2001}},
+		{"0 + 0.75·2^3", wide{}.plus(wide{0.75, 3}), wide{0.75, 3}},
+		{"0.75·2^3 + 0", wide{0.75, 3}.plus(wide{}), wide{0.75, 3}},
+		{"0.5·2^1 + 0.75·2^3", wide{0.5, 1}.plus(wide{0.75, 3}), wide{0.875, 3}},
+		{"0.75·2^3 + 0.5·2^1", wide{0.75, 3}.plus(wide{0.5, 1}), wide{0.875, 3}},
+		{"0.75·2^3 + 0.75·2^3", wide{0.75, 3}.plus(wide{0.75, 3}), wide{0.75, 4}},
+		{"2^-1100 + 2^-1101", wide{0.5, -1099}.plus(wide{0.5, -1100}), wide{0.75, -1099}},
+		{"a term below the other's ulp", wide{0.5, 1}.plus(wide{0.5, -100}), wide{0.5, 1}},
+		{"2^1000 + 2^-1000", wide{0.5, 1001}.plus(wide{0.5, -999}), wide{0.5, 1001}},
+		{"2^-1000 + 2^1000", wide{0.5, -999}.plus(wide{0.5, 1001}), wide{0.5, 1001}},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %v; want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+// TestUncoveredWideMatchesUncovered draws boxes and rows of ordinary
+// magnitudes, where no product leaves the normal floats: the wide sum must
+// be the float one within a few ulps a term (both add the same terms).
+func TestUncoveredWideMatchesUncovered(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.IntRange(1, 4).Draw(t, "d")
+		k := rapid.IntRange(0, 7).Draw(t, "k")
+		origin := rapid.SliceOfN(rapid.Float64Range(-4, 0), d, d).Draw(t, "origin")
+		p := make([]float64, d)
+		for j := range p {
+			p[j] = origin[j] + rapid.Float64Range(0.5, 8).Draw(t, "extent")
+		}
+		// Rows inside the box, some on its walls, as limit leaves them.
+		lim := make([]float64, 0, k*d)
+		for range k {
+			for j := range d {
+				lim = append(lim, rapid.OneOf(
+					rapid.Float64Range(origin[j], p[j]),
+					rapid.Just(p[j]), rapid.Just(origin[j]),
+				).Draw(t, "coordinate"))
+			}
+		}
+		want := uncovered(p, origin, lim)
+		w := uncoveredWide(p, origin, lim)
+		got := math.Ldexp(w.m, w.e)
+		if math.Abs(got-want) > 1e-12*max(want, 1e-300) {
+			t.Fatalf("uncoveredWide = %v (%v); uncovered %v", got, w, want)
+		}
+	})
+}
+
+// TestMagnitudeKey: the least key of a set of values is its least non-zero
+// magnitude, whatever the signs; zeros come after every other value, NaN
+// after those.
+func TestMagnitudeKey(t *testing.T) {
+	for _, tc := range []struct {
+		values []float64
+		want   float64
+	}{
+		{[]float64{3, -0x1p-500, 0, 2}, 0x1p-500},
+		{[]float64{0, math.Copysign(0, -1), -math.SmallestNonzeroFloat64}, math.SmallestNonzeroFloat64},
+		{[]float64{-1, math.Inf(-1), math.NaN()}, 1},
+		{[]float64{math.Inf(1), math.NaN()}, math.Inf(1)},
+		{[]float64{0, 0}, 0},
+	} {
+		least := uint64(math.MaxUint64)
+		for _, v := range tc.values {
+			least = min(least, magnitudeKey(v))
+		}
+		if got := magnitudeOf(least); got != tc.want {
+			t.Errorf("least magnitude of %v = %v; want %v", tc.values, got, tc.want)
+		}
+	}
+}
+
+// TestUnderflowByHand measures rows whose first three extents are near
+// 2^-394, whose product 2^-1182 a float64 holds only as 0, times a fourth
+// extent of 2^1000. The volume and the shares are worked in V = 2^-182,
+// the box of R0 = (t, t, t, H) for t = 2^-394, H = 2^1000: R1 = (2t, t, t,
+// H) is 2V and covers R0, R2 = (1.5t, 2t, t, H) is 3V and meets R1 in
+// (1.5t, t, t, H), 1.5V. So the prefixes measure V, 2V and 3.5V, R0 keeps
+// nothing, R1 keeps 3.5V − 3V and R2 3.5V − 2V. A first row with a value on
+// the reference (extent 0, outside the box) must not hide the risk from
+// History.
+func TestUnderflowByHand(t *testing.T) {
+	const tv, H, V = 0x1p-394, 0x1p1000, 0x1p-182
+	up := []bool{true, true, true, true}
+	ref := []float64{0, 0, 0, 0}
+	values := []float64{
+		0, tv, tv, H, // on the reference in the first column
+		tv, tv, tv, H,
+		2 * tv, tv, tv, H,
+		1.5 * tv, 2 * tv, tv, H,
+	}
+	if got := volumeOf(values[4:8], 4, up, ref); got != V {
+		t.Errorf("Volume of one row = %v; want %v", got, V)
+	}
+	if got, want := volumeOf(values, 4, up, ref), 3.5*V; got != want {
+		t.Errorf("Volume = %v; want %v", got, want)
+	}
+	if got, want := sharesOf(values, 4, up, ref), []float64{0, 0, 0.5 * V, 1.5 * V}; !slices.Equal(got, want) {
+		t.Errorf("Contributions = %v; want %v", got, want)
+	}
+	if got, want := historyOf(values, 4, up, ref), []float64{0, V, 2 * V, 3.5 * V}; !slices.Equal(got, want) {
+		t.Errorf("History = %v; want %v", got, want)
+	}
+}
+
+// TestScaledExclusiveOverAnOverflowingGap: a gap of 2·MaxFloat64 (from a
+// reference at −MaxFloat64) beside the least subnormal. A's extents are
+// 2·MaxFloat64, 2, 2^-1074 and B's MaxFloat64/2, 1, 1.5; they share
+// (MaxFloat64/2)·1·2^-1074, so A keeps MaxFloat64·2^-1074·(4 − 1/2), which
+// is 3.5·(1 − 2^-53)·2^1024·2^-1074 = 7·(1 − 2^-53)·2^-51, and B its box
+// less a subnormal.
+func TestScaledExclusiveOverAnOverflowingGap(t *testing.T) {
+	const huge = math.MaxFloat64
+	values := []float64{huge, 2, math.SmallestNonzeroFloat64, -huge / 2, 1, 1.5}
+	maximize, ref := []bool{true, true, true}, []float64{-huge, 0, 0}
+	want := []float64{7 * (1 - 0x1p-53) * 0x1p-51, huge / 2 * 1.5}
+	got := sharesOf(values, 3, maximize, ref)
+	if !slices.EqualFunc(got, want, func(a, b float64) bool { return math.Abs(a-b) <= 0x1p-50*b }) {
+		t.Errorf("Contributions = %v; want %v", got, want)
+	}
+}
+
+// TestUnderflowOfGapsByHand: no value is tiny enough for its own products
+// to underflow, but the gaps between them are. With a = 2^-309 and u its
+// ulp, 2^-361, row A = (a+u, a+u, a+u, H) keeps only the cube (a, a+u]³
+// times H = 2^1000 that C, D and E, each a in one of the first three
+// columns and a+u in the others, leave: u³·H = 2^-83, where u³ alone is
+// 2^-1083, below the least subnormal. A covers C, D and E.
+func TestUnderflowOfGapsByHand(t *testing.T) {
+	const a, H = 0x1p-309, 0x1p1000
+	b := math.Nextafter(a, 1) // a + u
+	up := []bool{true, true, true, true}
+	values := []float64{
+		b, b, b, H,
+		b, b, a, H,
+		b, a, b, H,
+		a, b, b, H,
+	}
+	if got, want := sharesOf(values, 4, up, make([]float64, 4)), []float64{0x1p-83, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("Contributions = %v; want %v", got, want)
+	}
+}
