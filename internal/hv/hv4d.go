@@ -364,15 +364,15 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 	// just outside the rectangle. A row right of the rectangle and lower
 	// than cr, or left of it and left of cl, changes nothing, neither the
 	// area nor its neighbours when p joins L (cr, or cl, is a nearer one),
-	// so it costs a test, in a loop of its own that changes only k, w and
-	// hold (in the outer loop, which changes the sums and links too, the
-	// compiler shuffled them all through registers a row: 2.8% of a U4
-	// front's instructions); the volume is added up only where the area
-	// changes. Rows are kept in L by moving each one slot down the array
-	// through hold, until a row is dropped and opens a slot.
+	// so it costs a test, in a loop of its own that changes only k (in the
+	// outer loop, which changes the sums and links too, the compiler
+	// shuffled them all through registers a row: 2.8% of a U4 front's
+	// instructions); the volume is added up only where the area changes.
+	// The rows p drops from L are noted in mv, which moves the rest into
+	// place by runs.
 	vol, zPrev := 0.0, P.z
-	hold := hv4Entry{pxb, math.Float64bits(py), math.Float64bits(P.z), p}
-	w, k := pos, pos
+	mv := hv4Mover{at: pos, run: pos, shift: 1}
+	k := pos
 	for ; k < len(l); k++ {
 		e := l[k]
 		// Only a row at or right of p's x and as high as cr, or one left
@@ -382,10 +382,6 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 		// higher), so a row failing the test would lie under it in x and
 		// y, and L holds no row that one above it covers.
 		for gx := nd.OneIf(e.x >= pxb); gx&nd.OneIf(e.y >= cry)|(1-gx)&nd.OneIf(e.x >= clx) == 0; gx = nd.OneIf(e.x >= pxb) {
-			if keep {
-				l[w], hold = hold, e
-				w++
-			}
 			if k++; k == len(l) {
 				goto bottom
 			}
@@ -401,7 +397,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			// row is equal to p in x and y, and then p covers it, it also
 			// hides p from the staircase of every row below.
 			if keep {
-				s.settle(p, w, k, hold)
+				s.settle(p, k, mv)
 			}
 			return max(vol, 0)
 		case x <= px && y <= py:
@@ -413,7 +409,7 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 			Q.cl, Q.cr = Q.left, Q.right
 			nodes[Q.left].cr, nodes[Q.right].cl = q, q
 			if keep {
-				continue
+				mv.drop(l, k)
 			}
 		case x > px: // y < py, y ≥ cr's: a cut from below
 			lost, right, h := 0.0, px, nodes[cr].y
@@ -444,14 +440,10 @@ func (s *hv4Sweep) measure(p int32, keep bool) float64 {
 				Q.right = p
 			}
 		}
-		if keep {
-			l[w], hold = hold, e
-			w++
-		}
 	}
 bottom:
 	if keep {
-		s.settle(p, w, k, hold)
+		s.settle(p, k, mv)
 	}
 	return max(vol+area*zPrev, 0)
 }
@@ -475,17 +467,34 @@ func (s *hv4Sweep) openArea(from int32, x, h float64) (float64, int32) {
 // that it weakly dominates, and makes it the neighbour of the rows below it
 // whose staircase it joins.
 func (s *hv4Sweep) insert(p int32) {
-	P := &s.nodes[p]
-	hold := hv4Entry{math.Float64bits(P.x), math.Float64bits(P.y), math.Float64bits(P.z), p}
-	s.settle(p, s.pos, s.pos, hold)
+	s.settle(p, s.pos, hv4Mover{at: s.pos, run: s.pos, shift: 1})
 }
 
-// settle is insert from member k of L on, the members before w being in
-// place and hold the next one to store; through hold each kept member moves
-// one slot down the array until a dropped one opens a slot. A neighbour
-// equal to p in x and y is below p, so this very pass drops it: p takes its
-// place.
-func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
+// hv4Mover keeps L in place while p, going in at member at of L, drops
+// rows below it: the rows scanned since the last drop, from run on, are to
+// move by shift, 1 before the first drop (p takes a slot) and one less
+// after each. Rows move by runs, a copy each, when a drop ends a run and
+// once at the end, rather than one by one as the scans pass them.
+type hv4Mover struct{ at, run, shift int }
+
+// drop removes member k of L, which the scans have just passed.
+func (m *hv4Mover) drop(l []hv4Entry, k int) {
+	switch {
+	case m.shift == 0:
+	case m.shift > 0 || k-m.run > 4:
+		copy(l[m.run+m.shift:], l[m.run:k])
+	default: // a short run down: not worth a call
+		for i := m.run; i < k; i++ {
+			l[i+m.shift] = l[i]
+		}
+	}
+	m.run, m.shift = k+1, m.shift-1
+}
+
+// settle is insert from member k of L on, mv holding the drops before k.
+// A neighbour equal to p in x and y is below p, so this very pass drops it:
+// p takes its place.
+func (s *hv4Sweep) settle(p int32, k int, mv hv4Mover) {
 	nodes, l := s.nodes, s.l
 	P := &nodes[p]
 	px, py := P.x, P.y
@@ -493,7 +502,8 @@ func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
 		e := l[k]
 		x, y := math.Float64frombits(e.x), math.Float64frombits(e.y)
 		if px >= x && py >= y {
-			continue // dropped
+			mv.drop(l, k)
+			continue
 		}
 		if x >= px && y >= py {
 			// This row hides p from the staircase of every row below it.
@@ -509,22 +519,12 @@ func (s *hv4Sweep) settle(p int32, w, k int, hold hv4Entry) {
 				Q.right = p
 			}
 		}
-		l[w], hold = hold, e
-		w++
 	}
+	// The last run reaches to the end of L, past the rows no scan passed.
 	n := len(l)
-	if w == k {
-		// Nothing was dropped: the rest moves one slot down.
-		l = l[:n+1]
-		copy(l[k+1:], l[k:n])
-		l[k] = hold
-		s.l = l
-		return
-	}
-	l[w] = hold
-	if w++; w < k {
-		copy(l[w:], l[k:])
-		l = l[:n-(k-w)]
-	}
+	l = l[:max(n, n+mv.shift)]
+	copy(l[mv.run+mv.shift:], l[mv.run:n])
+	l = l[:n+mv.shift]
+	l[mv.at] = hv4Entry{math.Float64bits(px), math.Float64bits(py), math.Float64bits(P.z), p}
 	s.l = l
 }
