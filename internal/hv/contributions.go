@@ -711,31 +711,46 @@ func contributionsMany(pts, origin []float64, dims int) []float64 {
 // from origin to a row of lim (rows as wide as p, each ≤ p in every
 // column) covers, as a sum of positive terms, each a product of
 // differences of two coordinates: within a few ulps per term, however
-// small the result.
-//
-// It slices along the last column: between two consecutive heights of the
-// rows, the rows above are the ones that cover, and the slab's share is the
-// uncovered area of their projections, found the same way one column down.
-// The slices stop once the projections cover everything. With k rows it
-// costs O(k^(d−1) log k) in the worst case; the limited sets it sees are
-// small.
+// small the result, while no product leaves the normal floats
+// (uncoveredWide is the same sum where one may).
 func uncovered(p, origin, lim []float64) float64 {
+	if len(p) == 1 {
+		return rect(p[0]-highest(origin[0], lim), 1)
+	}
+	vol := 0.0
+	slabs(p, origin, lim, func(top, h float64, proj []float64) bool {
+		a := uncovered(p[:len(p)-1], origin[:len(p)-1], proj)
+		vol += (top - h) * a
+		return a == 0
+	})
+	return vol
+}
+
+// highest is the largest of v and the values of vs.
+func highest(v float64, vs []float64) float64 {
+	for _, w := range vs {
+		v = max(v, w)
+	}
+	return v
+}
+
+// slabs slices the box from origin to p along its last column for
+// uncovered and uncoveredWide: between two consecutive heights of the rows
+// of lim, the rows above are the ones that cover, and it calls slab with
+// the slab's top and bottom and their projections, whose uncovered area
+// times the height is the slab's share, until slab reports that the
+// projections cover everything. With k rows the sum costs
+// O(k^(d−1) log k) in the worst case; the limited sets it sees are small.
+func slabs(p, origin, lim []float64, slab func(top, h float64, proj []float64) (covered bool)) {
 	d := len(p)
 	k := len(lim) / d
-	if d == 1 {
-		top := origin[0]
-		for _, q := range lim {
-			top = max(top, q)
-		}
-		return rect(p[0]-top, 1)
-	}
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i
 	}
 	c := d - 1
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(lim[b*d+c], lim[a*d+c]) })
-	vol, top := 0.0, p[c]
+	top := p[c]
 	proj := make([]float64, 0, k*c)
 	for s := 0; s <= k; s++ {
 		h := origin[c]
@@ -743,18 +758,15 @@ func uncovered(p, origin, lim []float64) float64 {
 			h = max(h, lim[order[s]*d+c])
 		}
 		if h < top {
-			a := uncovered(p[:c], origin[:c], proj)
-			if a == 0 {
-				break
+			if slab(top, h, proj) {
+				return
 			}
-			vol += (top - h) * a
 			top = h
 		}
 		if s < k {
 			proj = append(proj, lim[order[s]*d:order[s]*d+c]...)
 		}
 	}
-	return vol
 }
 
 // contributionsInfinite handles extents with +Inf. Beyond the largest finite

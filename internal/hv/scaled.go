@@ -1,9 +1,7 @@
 package hv
 
 import (
-	"cmp"
 	"math"
-	"slices"
 )
 
 // The scaled measures here are the last resort of Volume, History and
@@ -197,12 +195,20 @@ func gap(hi, lo float64) wide {
 	return wide{m, e + k}
 }
 
+// times is a·b; a zero factor gives the zero wide{}, whose exponent is 0.
 func (a wide) times(b wide) wide {
 	m, e := math.Frexp(a.m * b.m)
+	if m == 0 {
+		return wide{}
+	}
 	return wide{m, e + a.e + b.e}
 }
 
+// plus is a + b.
 func (a wide) plus(b wide) wide {
+	if b.m == 0 {
+		return a
+	}
 	if a.e < b.e || a.m == 0 {
 		a, b = b, a
 	}
@@ -211,48 +217,22 @@ func (a wide) plus(b wide) wide {
 }
 
 // uncoveredWide is uncovered with the products and sums taken in wide
-// numbers: the same positive terms, each a product of differences of two
-// coordinates, without the underflow that leaves a share far below its
-// box (a slab 2^-1038 thick under a box near 1, on scaled coordinates)
-// with a few digits or none.
+// numbers, where a float64 product would underflow (a slab 2^-1038 thick
+// under a box near 1) or overflow: within a few ulps per term of the exact
+// volume, however small beside the box.
 func uncoveredWide(p, origin, lim []float64) wide {
-	d := len(p)
-	k := len(lim) / d
-	if d == 1 {
-		top := origin[0]
-		for _, q := range lim {
-			top = max(top, q)
-		}
+	if len(p) == 1 {
+		top := highest(origin[0], lim)
 		if top >= p[0] {
 			return wide{}
 		}
 		return gap(p[0], top)
 	}
-	order := make([]int, k)
-	for i := range order {
-		order[i] = i
-	}
-	c := d - 1
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(lim[b*d+c], lim[a*d+c]) })
 	var vol wide
-	top := p[c]
-	proj := make([]float64, 0, k*c)
-	for s := 0; s <= k; s++ {
-		h := origin[c]
-		if s < k {
-			h = max(h, lim[order[s]*d+c])
-		}
-		if h < top {
-			a := uncoveredWide(p[:c], origin[:c], proj)
-			if a.m == 0 {
-				break
-			}
-			vol = vol.plus(gap(top, h).times(a))
-			top = h
-		}
-		if s < k {
-			proj = append(proj, lim[order[s]*d:order[s]*d+c]...)
-		}
-	}
+	slabs(p, origin, lim, func(top, h float64, proj []float64) bool {
+		a := uncoveredWide(p[:len(p)-1], origin[:len(p)-1], proj)
+		vol = vol.plus(gap(top, h).times(a))
+		return a.m == 0
+	})
 	return vol
 }

@@ -2,6 +2,7 @@ package hv
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"testing"
 
@@ -23,6 +24,9 @@ func TestWideArithmetic(t *testing.T) {
 		{"2^-600 · 2^-600", wide{0.5, -599}.times(wide{0.5, -599}), wide{0.5, -1199}},
 		{"0.75·2^3 · 0.75·2^4", wide{0.75, 3}.times(wide{0.75, 4}), wide{0.5625, 7}},
 		{"2^1000 · 2^1000", wide{0.5, 1001}.times(wide{0.5, 1001}), wide{0.5, 2001}},
+		{"0 · 2^1000", wide{}.times(wide{0.5, 1001}), wide{}},
+		{"2^1000 · 0", wide{0.5, 1001}.times(wide{}), wide{}},
+		{"2^-1000 + 2^1000·0", wide{0.5, -999}.plus(wide{0.5, 1001}.times(wide{})), wide{0.5, -999}},
 		{"0 + 0.75·2^3", wide{}.plus(wide{0.75, 3}), wide{0.75, 3}},
 		{"0.75·2^3 + 0", wide{0.75, 3}.plus(wide{}), wide{0.75, 3}},
 		{"0.5·2^1 + 0.75·2^3", wide{0.5, 1}.plus(wide{0.75, 3}), wide{0.875, 3}},
@@ -39,19 +43,21 @@ func TestWideArithmetic(t *testing.T) {
 	}
 }
 
-// TestUncoveredWideMatchesUncovered draws boxes and rows of ordinary
-// magnitudes, where no product leaves the normal floats: the wide sum must
-// be the float one within a few ulps a term (both add the same terms).
-func TestUncoveredWideMatchesUncovered(t *testing.T) {
+// TestUncoveredWideIsExact draws boxes and rows inside them, some on its
+// walls, of ordinary magnitudes and down to 2^-1000: the wide sum must be
+// within a few ulps a term of the box less the exact volume the rows cover
+// (exactGrid, with the box's corner as the reference point).
+func TestUncoveredWideIsExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := rapid.IntRange(1, 4).Draw(t, "d")
-		k := rapid.IntRange(0, 7).Draw(t, "k")
-		origin := rapid.SliceOfN(rapid.Float64Range(-4, 0), d, d).Draw(t, "origin")
+		k := rapid.IntRange(0, 6).Draw(t, "k")
+		scale := rapid.SampledFrom([]int{0, -300, -1000}).Draw(t, "scale")
+		origin := make([]float64, d)
 		p := make([]float64, d)
 		for j := range p {
-			p[j] = origin[j] + rapid.Float64Range(0.5, 8).Draw(t, "extent")
+			origin[j] = math.Ldexp(rapid.Float64Range(-4, 0).Draw(t, "origin"), scale)
+			p[j] = origin[j] + math.Ldexp(rapid.Float64Range(0.5, 8).Draw(t, "extent"), scale)
 		}
-		// Rows inside the box, some on its walls, as limit leaves them.
 		lim := make([]float64, 0, k*d)
 		for range k {
 			for j := range d {
@@ -61,11 +67,23 @@ func TestUncoveredWideMatchesUncovered(t *testing.T) {
 				).Draw(t, "coordinate"))
 			}
 		}
-		want := uncovered(p, origin, lim)
+		box := big.NewRat(1, 1)
+		for j := range p {
+			box.Mul(box, new(big.Rat).Sub(rat(p[j]), rat(origin[j])))
+		}
+		covered, _ := exactGrid(lim, d, slices.Repeat([]bool{true}, d), origin)
+		want := new(big.Rat).Sub(box, covered)
 		w := uncoveredWide(p, origin, lim)
-		got := math.Ldexp(w.m, w.e)
-		if math.Abs(got-want) > 1e-12*max(want, 1e-300) {
-			t.Fatalf("uncoveredWide = %v (%v); uncovered %v", got, w, want)
+		got := new(big.Rat).SetFloat64(w.m)
+		if w.e > 0 {
+			got.Mul(got, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(w.e))))
+		} else {
+			got.Quo(got, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(-w.e))))
+		}
+		diff := new(big.Rat).Sub(got, want)
+		diff.Abs(diff)
+		if diff.Cmp(new(big.Rat).Mul(box, big.NewRat(1, 1<<40))) > 0 {
+			t.Fatalf("uncoveredWide = %v·2^%d; exact %s", w.m, w.e, want.FloatString(30))
 		}
 	})
 }
