@@ -114,34 +114,41 @@ func TestMagnitudeKey(t *testing.T) {
 
 // TestUnderflowByHand measures rows whose first three extents are near
 // 2^-394, whose product 2^-1182 a float64 holds only as 0, times a fourth
-// extent of 2^1000. The volume and the shares are worked in V = 2^-182,
+// extent H of 2^1000. The volume and the shares are worked in V = 2^-182,
 // the box of R0 = (t, t, t, H) for t = 2^-394, H = 2^1000: R1 = (2t, t, t,
 // H) is 2V and covers R0, R2 = (1.5t, 2t, t, H) is 3V and meets R1 in
 // (1.5t, t, t, H), 1.5V. So the prefixes measure V, 2V and 3.5V, R0 keeps
 // nothing, R1 keeps 3.5V − 3V and R2 3.5V − 2V. A first row with a value on
 // the reference (extent 0, outside the box) must not hide the risk from
 // History.
+//
+// The same rows again with the fourth column's reference at −2^999 and
+// its values at 2^999: the extents are the same, and so must the answers
+// be (magnitudeSpan bounds the extents, not the coordinates).
 func TestUnderflowByHand(t *testing.T) {
-	const tv, H, V = 0x1p-394, 0x1p1000, 0x1p-182
+	const tv, V = 0x1p-394, 0x1p-182
 	up := []bool{true, true, true, true}
-	ref := []float64{0, 0, 0, 0}
-	values := []float64{
-		0, tv, tv, H, // on the reference in the first column
-		tv, tv, tv, H,
-		2 * tv, tv, tv, H,
-		1.5 * tv, 2 * tv, tv, H,
-	}
-	if got := volumeOf(values[4:8], 4, up, ref); got != V {
-		t.Errorf("Volume of one row = %v; want %v", got, V)
-	}
-	if got, want := volumeOf(values, 4, up, ref), 3.5*V; got != want {
-		t.Errorf("Volume = %v; want %v", got, want)
-	}
-	if got, want := sharesOf(values, 4, up, ref), []float64{0, 0, 0.5 * V, 1.5 * V}; !slices.Equal(got, want) {
-		t.Errorf("Contributions = %v; want %v", got, want)
-	}
-	if got, want := historyOf(values, 4, up, ref), []float64{0, V, 2 * V, 3.5 * V}; !slices.Equal(got, want) {
-		t.Errorf("History = %v; want %v", got, want)
+	for _, w := range []struct{ ref, value float64 }{{0, 0x1p1000}, {-0x1p999, 0x1p999}} {
+		ref := []float64{0, 0, 0, w.ref}
+		H := w.value
+		values := []float64{
+			0, tv, tv, H, // on the reference in the first column
+			tv, tv, tv, H,
+			2 * tv, tv, tv, H,
+			1.5 * tv, 2 * tv, tv, H,
+		}
+		if got := volumeOf(values[4:8], 4, up, ref); got != V {
+			t.Errorf("ref %v: Volume of one row = %v; want %v", ref, got, V)
+		}
+		if got, want := volumeOf(values, 4, up, ref), 3.5*V; got != want {
+			t.Errorf("ref %v: Volume = %v; want %v", ref, got, want)
+		}
+		if got, want := sharesOf(values, 4, up, ref), []float64{0, 0, 0.5 * V, 1.5 * V}; !slices.Equal(got, want) {
+			t.Errorf("ref %v: Contributions = %v; want %v", ref, got, want)
+		}
+		if got, want := historyOf(values, 4, up, ref), []float64{0, V, 2 * V, 3.5 * V}; !slices.Equal(got, want) {
+			t.Errorf("ref %v: History = %v; want %v", ref, got, want)
+		}
 	}
 }
 
