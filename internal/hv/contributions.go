@@ -96,21 +96,14 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 	for i, v := range pts {
 		scaled[i] = math.Ldexp(v, -exp[i%width])
 	}
-	var l limiter
-	var all []int
+	var again remeasurer
 	for i, s := range contributionsOf(scaled, scaledOrigin, dims) {
 		switch {
 		case !math.IsInf(share[i], 1):
 		case s >= math.Ldexp(1, -960):
 			share[i] = math.Ldexp(s, total)
 		case !hasInf(pts[i*width : (i+1)*width]):
-			if all == nil {
-				all = make([]int, len(share))
-				for k := range all {
-					all[k] = k
-				}
-			}
-			share[i] = scaledExclusive(&l, pts[i*width:(i+1)*width], origin, pts, width, all, i)
+			share[i] = again.share(pts, origin, i)
 		}
 	}
 }
@@ -132,20 +125,11 @@ func remeasureUnderflowed(share, pts, origin []float64) {
 		return
 	}
 	low, high := magnitudeSpan(pts, origin, width)
-	var l limiter
-	var all []int
+	var again remeasurer
 	for i, s := range share {
-		p := pts[i*width : (i+1)*width]
-		if !underflowed(s, len(share), low, high) || hasInf(p) {
-			continue
+		if underflowed(s, len(share), low, high) && !hasInf(pts[i*width:(i+1)*width]) {
+			share[i] = again.share(pts, origin, i)
 		}
-		if all == nil {
-			all = make([]int, len(share))
-			for k := range all {
-				all[k] = k
-			}
-		}
-		share[i] = scaledExclusive(&l, p, origin, pts, width, all, i)
 	}
 }
 
@@ -669,10 +653,7 @@ func contributionsMany(pts, origin []float64, dims int) []float64 {
 	}
 	m := len(pts) / dims
 	out := make([]float64, m)
-	all := make([]int, m)
-	for i := range all {
-		all[i] = i
-	}
+	all := indices(m)
 	var l limiter
 	var ext []float64
 	for i := range m {
@@ -744,10 +725,7 @@ func highest(v float64, vs []float64) float64 {
 func slabs(p, origin, lim []float64, slab func(top, h float64, proj []float64) (covered bool)) {
 	d := len(p)
 	k := len(lim) / d
-	order := make([]int, k)
-	for i := range order {
-		order[i] = i
-	}
+	order := indices(k)
 	c := d - 1
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(lim[b*d+c], lim[a*d+c]) })
 	top := p[c]

@@ -63,6 +63,24 @@ func scaledExclusive(l *limiter, p, origin, pts []float64, width int, rows []int
 	return math.Ldexp(excl, scale)
 }
 
+// remeasurer measures shares again by scaledExclusive, each row against
+// all the others, with one limiter and one list of rows for a call.
+type remeasurer struct {
+	l   limiter
+	all []int
+}
+
+// share returns the exclusive volume of row i of pts (oriented
+// coordinates, stride len(origin), every row above origin, row i finite)
+// among all the rows of pts.
+func (r *remeasurer) share(pts, origin []float64, i int) float64 {
+	width := len(origin)
+	if r.all == nil {
+		r.all = indices(len(pts) / width)
+	}
+	return scaledExclusive(&r.l, pts[i*width:(i+1)*width], origin, pts, width, r.all, i)
+}
+
 // scaledPrefixVolumes returns, for each i < n, the hypervolume of rows 0..i
 // of a valid n×dims matrix with no row inside the box holding an infinite
 // value: the sum of each row's scaledExclusive gain over the rows before
@@ -73,10 +91,7 @@ func scaledPrefixVolumes(values []float64, n, dims int, maximize []bool, ref []f
 	width := max(dims, 2)
 	origin := make([]float64, width)
 	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
-	before := make([]int, len(rows)) // 0, 1, …: the kept rows in pts
-	for k := range before {
-		before[k] = k
-	}
+	before := indices(len(rows)) // the kept rows, as rows of pts
 	out := make([]float64, n)
 	var l limiter
 	total, k := 0.0, 0

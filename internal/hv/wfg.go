@@ -23,10 +23,7 @@ func wfg(pts []float64, dims int) float64 {
 	if m == 0 {
 		return 0
 	}
-	order := make([]int, m)
-	for i := range order {
-		order[i] = i
-	}
+	order := indices(m)
 	last := dims - 1
 	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(pts[i*dims+last], pts[j*dims+last]) })
 	vol := 0.0
@@ -44,6 +41,15 @@ func wfg(pts []float64, dims int) float64 {
 		vol += pts[i*dims+last] * excl
 	}
 	return vol
+}
+
+// indices returns 0, 1, …, m−1.
+func indices(m int) []int {
+	out := make([]int, m)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // limiter builds WFG's limited sets, reusing its buffers.
