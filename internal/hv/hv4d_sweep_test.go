@@ -52,7 +52,7 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 				s.nodes[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
 			}
 			for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
-				p := int32(i + 2)
+				p := uint32(i + 2)
 				P := s.nodes[p]
 				members := sweepMembers(&s)
 

@@ -168,10 +168,10 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	r := pts[5*i : 5*i+4]
 	px, py, pz, pw := r[0], r[1], r[2], r[3]
 	nodes := s.nodes
-	clip := func(j int) int32 {
+	clip := func(j int) uint32 {
 		q := pts[5*j : 5*j+3]
 		nodes[j+2] = hv4Node{x: min(q[0], px), y: min(q[1], py), z: min(q[2], pz)}
-		return int32(j + 2)
+		return uint32(j + 2)
 	}
 	// A row at least as good as row i in two of the three columns clips to
 	// i's box but for the third, so of those only the one with the largest
@@ -219,12 +219,12 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 	kept := rest[:n]
 	s.sortL(kept)
 	for _, j := range kept {
-		if q := int32(j + 2); !s.place(q) {
+		if q := uint32(j + 2); !s.place(q) {
 			s.insert(q)
 		}
 	}
 	s.rows = rest
-	p := int32(i + 2)
+	p := uint32(i + 2)
 	nodes[p] = hv4Node{x: px, y: py, z: pz}
 	// Only a clipped row equal to p's box could cover it, that is a row ≥ i
 	// in x, y and z, and that returned above.
