@@ -189,3 +189,39 @@ func TestUnderflowOfGapsByHand(t *testing.T) {
 		t.Errorf("Contributions = %v; want %v", got, want)
 	}
 }
+
+// TestUnderflowBesideAFarReference: one row of three columns whose first
+// product of gaps falls into the subnormals, with the reference far from
+// the values in one column, so that an extent is not a value.
+//
+//   - Extents x = (1+2^-52)·2^-540, y = 2^-520 and 0 − (−2^500) = 2^500
+//     (a value of 0, the reference at −2^500) make (1+2^-52)·2^-560; x·y
+//     alone, (1+2^-52)·2^-1060, keeps no digit below 2^-1074 and loses the
+//     2^-52. Only the largest extent, 2^500, raises the threshold under
+//     which Contributions and History measure again above that rounded
+//     result: taken from the values alone (0), it would let 2^-560 stand.
+//   - Extents 2^-600 − (−2^-600) = 2^-599 twice and 2^1000: 2^-198, where
+//     2^-599·2^-599 underflows to 0. History's first check reads the
+//     least extent, 2^-599; the values alone (their sum with the reference
+//     is 0) would say no column is small.
+func TestUnderflowBesideAFarReference(t *testing.T) {
+	up := []bool{true, true, true}
+	for _, tc := range []struct {
+		name        string
+		values, ref []float64
+		want        float64
+	}{
+		{"x·y underflows, z from a far reference", []float64{math.Nextafter(0x1p-540, 1), 0x1p-520, 0}, []float64{0, 0, -0x1p500}, math.Nextafter(0x1p-560, 1)},
+		{"gaps twice the values", []float64{0x1p-600, 0x1p-600, 0x1p1000}, []float64{-0x1p-600, -0x1p-600, 0}, 0x1p-198},
+	} {
+		if got := volumeOf(tc.values, 3, up, tc.ref); got != tc.want {
+			t.Errorf("%s: Volume = %v; want %v", tc.name, got, tc.want)
+		}
+		if got := sharesOf(tc.values, 3, up, tc.ref); !slices.Equal(got, []float64{tc.want}) {
+			t.Errorf("%s: Contributions = %v; want [%v]", tc.name, got, tc.want)
+		}
+		if got := historyOf(tc.values, 3, up, tc.ref); !slices.Equal(got, []float64{tc.want}) {
+			t.Errorf("%s: History = %v; want [%v]", tc.name, got, tc.want)
+		}
+	}
+}
