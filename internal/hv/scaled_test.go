@@ -199,11 +199,12 @@ func TestUnderflowOfGapsByHand(t *testing.T) {
 //     alone, (1+2^-52)·2^-1060, keeps no digit below 2^-1074 and loses the
 //     2^-52. Only the largest extent, 2^500, raises the threshold under
 //     which Contributions and History measure again above that rounded
-//     result: taken from the values alone (0), it would let 2^-560 stand.
+//     result: read as value plus reference (−2^500, below 0), it would let
+//     2^-560 stand.
 //   - Extents 2^-600 − (−2^-600) = 2^-599 twice and 2^1000: 2^-198, where
 //     2^-599·2^-599 underflows to 0. History's first check reads the
-//     least extent, 2^-599; the values alone (their sum with the reference
-//     is 0) would say no column is small.
+//     least extent, 2^-599; read as value plus reference (0 in both
+//     columns), no column would look small.
 func TestUnderflowBesideAFarReference(t *testing.T) {
 	up := []bool{true, true, true}
 	for _, tc := range []struct {
