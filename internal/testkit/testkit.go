@@ -78,7 +78,17 @@ func SameBits(a, b []float64) bool {
 //   - "sphere": uniform points on the unit sphere in the positive orthant,
 //     also mutually non-dominated under all-minimize or all-maximize.
 func Matrix(shape string, n, d int) []float64 {
-	rng := rand.New(rand.NewPCG(uint64(n), uint64(d)<<32|uint64(len(shape))))
+	return Stream(shape, n, d, 0)
+}
+
+// Stream is Matrix drawn from another stream of its generator: stream 0
+// is Matrix(shape, n, d) itself, and the same arguments give the same
+// matrix. Benchmarks cycle through streams so that a call meets data its
+// branches have not seen: on one matrix timed again and again, the branch
+// predictor learns each comparison's outcome, and code that branches on
+// the data looks faster than it is.
+func Stream(shape string, n, d int, stream uint64) []float64 {
+	rng := rand.New(rand.NewPCG(uint64(n)+stream<<40, uint64(d)<<32|uint64(len(shape))))
 	values := make([]float64, n*d)
 	for r := 0; r < n; r++ {
 		row := values[r*d : (r+1)*d]

@@ -69,6 +69,36 @@ func TestMatrixShapes(t *testing.T) {
 	Matrix("cube", 1, 1)
 }
 
+// TestStream checks that stream 0 is Matrix, that a stream gives the same
+// matrix twice, and that streams differ from each other (a matrix repeated
+// would let the branch predictor learn it again), each of the shape asked
+// for.
+func TestStream(t *testing.T) {
+	if !SameBits(Stream("sphere", 50, 3, 0), Matrix("sphere", 50, 3)) {
+		t.Fatal("stream 0 is not Matrix")
+	}
+	var ms [][]float64
+	for i := range uint64(4) {
+		ms = append(ms, Stream("sphere", 50, 3, i))
+	}
+	for i, m := range ms {
+		if len(m) != 150 || !SameBits(m, Stream("sphere", 50, 3, uint64(i))) {
+			t.Fatalf("matrix %d: %d values, or not the same twice", i, len(m))
+		}
+		for r := range 50 {
+			row := m[3*r : 3*r+3]
+			if sq := row[0]*row[0] + row[1]*row[1] + row[2]*row[2]; math.Abs(sq-1) > 1e-12 {
+				t.Fatalf("matrix %d: row %v has norm² %v", i, row, sq)
+			}
+		}
+		for j := range i {
+			if slices.Equal(m[:3], ms[j][:3]) {
+				t.Errorf("matrices %d and %d start with the same row %v", j, i, m[:3])
+			}
+		}
+	}
+}
+
 func TestSameBits(t *testing.T) {
 	nan := math.NaN()
 	if !SameBits([]float64{nan, 1}, []float64{nan, 1}) || SameBits([]float64{0}, []float64{math.Copysign(0, -1)}) {
