@@ -17,9 +17,9 @@
 // The front (front.go), by the number of columns d:
 //
 //   - d = 1: one pass for the best key, O(n).
-//   - d = 2: a sort and one sweep, O(n) after the radix sort, or a counting
-//     sort over buckets of the first column for pools of a few thousand
-//     rows (sweep2.go).
+//   - d = 2: a sort and one sweep, O(n) after the radix sort, or counting
+//     sorts on the first column's values for pools of a few thousand rows
+//     (sweep2.go).
 //   - d = 3: a lexicographic sort and a sweep over a prefix-minimum Fenwick
 //     tree, O(n log n) (sweep3.go).
 //   - d ≥ 4: the divide and conquer of Kung, Luccio and Preparata in

@@ -59,11 +59,14 @@ func TestCovers(t *testing.T) {
 // TestLexOrder2 checks the order LexOrder2 hands to other engines against
 // its contract: each row's values signed so that smaller is better, every
 // row once, in lexicographic order of those; and a refusal, without a
-// call, exactly where the doc says front2Small gives up.
+// call, exactly where the doc says front2Small gives up. Each check orders
+// by radixOrder or by bucketOrder.
 func TestLexOrder2(t *testing.T) {
 	pool := []float64{0, math.Copysign(0, -1), 1, 2, 2.5, -3, 1e300, -1e300, math.MaxFloat64, -math.MaxFloat64,
-		math.Inf(1), math.Inf(-1), math.NaN()}
+		math.Inf(1), math.Inf(-1), math.NaN(), 1 + 0x1p-52, 1 + 0x1p-51, 0x1p-1074}
+	defer func(old int) { lexRadixMax = old }(lexRadixMax)
 	rapid.Check(t, func(t *rapid.T) {
+		lexRadixMax = rapid.SampledFrom([]int{0, math.MaxInt}).Draw(t, "lexRadixMax")
 		n := rapid.IntRange(0, 60).Draw(t, "n")
 		maximize := []bool{rapid.Bool().Draw(t, "max0"), rapid.Bool().Draw(t, "max1")}
 		special := rapid.Bool().Draw(t, "special")
@@ -120,6 +123,31 @@ func TestLexOrder2(t *testing.T) {
 		})
 		if ok == giveUp || called != ok {
 			t.Fatalf("LexOrder2 of %v = %v (use called: %v), want %v", values, ok, called, !giveUp)
+		}
+	})
+}
+
+// TestRadixOrderTieAmongHighRows gives radixOrder one tie, between the last
+// two of 1026 rows, numbered 1024 and 1025: their first values are equal
+// and the later row's second value is smaller, so it must come first,
+// which only the settling of ties puts right (the counting passes keep the
+// rows' order). A tie test that looked at fewer of a record's row bits
+// would miss it.
+func TestRadixOrderTieAmongHighRows(t *testing.T) {
+	const n = 1<<10 + 2
+	values := make([]float64, 2*n)
+	for r := range n {
+		values[2*r], values[2*r+1] = float64(min(r, n-2)), float64(n-r)
+	}
+	values[2*(n-1)+1] = 0.5 // below row n-2's 2
+	LexOrder2(values, n, []bool{false, false}, func(sv [][2]float64, order []uint16) {
+		if got := order[n-2:]; got[0] != n-1 || got[1] != n-2 {
+			t.Errorf("the last two rows come as %v, want [%d %d]", got, n-1, n-2)
+		}
+		for k := range n - 2 {
+			if order[k] != uint16(k) {
+				t.Fatalf("order[%d] = %d, want %d", k, order[k], k)
+			}
 		}
 	})
 }

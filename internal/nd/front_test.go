@@ -272,9 +272,12 @@ func TestNonDominatedAllocations(t *testing.T) {
 // values crowd into a few clusters a few ulps or a few thousandths wide,
 // with repeated later values (infinite and NaN ones among them), so that buckets
 // of front2Small and front3Buckets hold many rows that tie in some column;
-// front2Small runs with buckets ordered by insertion, sorted, and in between.
+// front2Small runs with buckets ordered by insertion, sorted, and in between,
+// ordering by radixOrder or by bucketOrder.
 func TestBucketFrontsMatchOracle(t *testing.T) {
+	defer func(old int) { lexRadixMax = old }(lexRadixMax)
 	rapid.Check(t, func(t *rapid.T) {
+		lexRadixMax = rapid.SampledFrom([]int{0, math.MaxInt}).Draw(t, "lexRadixMax")
 		dims := rapid.IntRange(2, 3).Draw(t, "dims")
 		n := rapid.IntRange(1, 60).Draw(t, "n")
 		odd := rapid.SampledFrom([]float64{math.Inf(1), math.Inf(-1), math.NaN()})
@@ -431,13 +434,14 @@ func TestFrontHeavy2(t *testing.T) {
 // the most their 16-bit rows and buckets hold, against the sorting paths
 // (front2, front3) on the same rows: a line and a sphere, all on the front
 // (the two-column sample sends them to the buckets), uniform rows, and a
-// pool of three values, so that buckets crowd.
+// pool of three values, so that buckets crowd. Two columns are also
+// ordered by radixOrder at the most rows it takes.
 func TestBucketPathsAtTheirLargestPools(t *testing.T) {
-	const n = 1 << 14
 	sorting := ndDefaults
 	sorting.bucket2Max, sorting.sample2, sorting.bucket3Max = 0, 0, 0
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, dims := range []int{2, 3} {
+	for _, run := range []struct{ dims, n int }{{2, 1 << 14}, {3, 1 << 14}, {2, radixRows}} {
+		dims, n := run.dims, run.n
 		for _, shape := range []string{"line", "sphere", "uniform", "pool"} {
 			var values []float64
 			if shape == "pool" {
@@ -451,7 +455,7 @@ func TestBucketPathsAtTheirLargestPools(t *testing.T) {
 			for _, maximize := range [][]bool{make([]bool, dims), append([]bool{true}, make([]bool, dims-1)...)} {
 				want := nonDominatedTuned(values, n, dims, maximize, sorting)
 				if got := nonDominatedTuned(values, n, dims, maximize, ndDefaults); !slices.Equal(got, want) {
-					t.Errorf("d=%d %s %v: buckets give %d rows, the sorting path %d", dims, shape, maximize, len(got), len(want))
+					t.Errorf("d=%d n=%d %s %v: buckets give %d rows, the sorting path %d", dims, n, shape, maximize, len(got), len(want))
 				}
 			}
 		}

@@ -10,9 +10,10 @@
 //   - d = 1: the rank of the row's distinct key, O(n log n).
 //   - d = 2: Jensen's sweep, a binary search over each layer's last row,
 //     O(n log n) (layers.go). Up to nd.SmallLexOrder2Max rows with no NaN
-//     or infinite first value, the rows are ordered by buckets of their
-//     first values instead (nd.LexOrder2), and the same sweep, a patience
-//     sorting, runs on the values with pooled scratch (layers2small.go).
+//     or infinite first value, the rows are ordered by counting sorts on
+//     their first values instead (nd.LexOrder2), and the same sweep, a
+//     patience sorting, runs on the values with pooled scratch
+//     (layers2small.go).
 //   - d = 3: ENS-BS, each row into the first layer that does not dominate
 //     it, each layer kept as a staircase of its last two keys in blocks,
 //     O(n log² n) comparisons (layers.go).

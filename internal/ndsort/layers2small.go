@@ -10,12 +10,12 @@ import (
 // layers2Small is Layers for two columns and at most nd.SmallLexOrder2Max
 // rows, into layer, or false where nd.LexOrder2 does not apply (a NaN, an
 // infinite first value, ...). It pays only for what a small call needs:
-// no keys, no sort of the pool (nd.LexOrder2 orders the rows by buckets of
-// their first values) and no allocation but the caller's layer, its
-// scratch being pooled. On a thousand rows it took a fifth of the keyed
-// path's time on a line or a sphere (one layer) and under a third on
-// uniform rows (62 layers), medians of five alternated runs of the root's
-// BenchmarkMoocore.
+// no keys, no comparison sort of the pool (nd.LexOrder2 orders the rows by
+// counting sorts on their first values) and no allocation but the caller's
+// layer, its scratch being pooled. On a thousand rows it took a fifth of
+// the keyed path's time on a line or a sphere (one layer) and under a third
+// on uniform rows (62 layers), medians of five alternated runs of the
+// root's BenchmarkMoocore.
 func layers2Small(values []float64, n int, maximize []bool, layer []int) bool {
 	sc := layers2Pool.Get().(*layers2Scratch)
 	ok := nd.LexOrder2(values, n, maximize, func(sv [][2]float64, order []uint16) {
