@@ -151,3 +151,24 @@ func TestRadixOrderTieAmongHighRows(t *testing.T) {
 		}
 	})
 }
+
+// TestLexOrder2SumOfSignedValues pins the running sum of the signed values
+// that decides where LexOrder2 gives up: finite values that overflow beside
+// an infinity of the other sign make it NaN, and rows whose values cancel
+// do not, whichever way an infinity lies.
+func TestLexOrder2SumOfSignedValues(t *testing.T) {
+	mx, inf := math.MaxFloat64, math.Inf(1)
+	for _, tt := range []struct {
+		values []float64
+		want   bool
+	}{
+		// Max+Max overflows to +Inf, and -Inf then makes the sum NaN.
+		{[]float64{mx, mx, mx, mx, mx, -inf}, false},
+		// Each row's Max and -Max cancel, and +Inf leaves the sum +Inf.
+		{[]float64{mx, -mx, mx, -mx, mx, inf}, true},
+	} {
+		if got := LexOrder2(tt.values, 3, []bool{false, false}, func([][2]float64, []uint16) {}); got != tt.want {
+			t.Errorf("LexOrder2(%v) = %v, want %v", tt.values, got, tt.want)
+		}
+	}
+}
