@@ -148,6 +148,17 @@ func timeMoocoreRow(b *testing.B, fn string, d, yard int, inputs [][]float64) (p
 	for _, in := range inputs {
 		rows += len(in) / d
 	}
+	var run func(values []float64) error
+	switch fn {
+	case "NonDominated":
+		run = func(v []float64) error { _, err := NonDominated(v, d, maximize); return err }
+	case "NonDominatedSort":
+		run = func(v []float64) error { _, err := NonDominatedSort(v, d, maximize); return err }
+	case "Hypervolume":
+		run = func(v []float64) error { _, err := Hypervolume(v, d, maximize, ref); return err }
+	case "HypervolumeContributions":
+		run = func(v []float64) error { _, err := HypervolumeContributions(v, d, maximize, ref); return err }
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	i := 0
@@ -156,18 +167,7 @@ func timeMoocoreRow(b *testing.B, fn string, d, yard int, inputs [][]float64) (p
 		if i++; i == len(inputs) {
 			i = 0
 		}
-		var err error
-		switch fn {
-		case "NonDominated":
-			_, err = NonDominated(values, d, maximize)
-		case "NonDominatedSort":
-			_, err = NonDominatedSort(values, d, maximize)
-		case "Hypervolume":
-			_, err = Hypervolume(values, d, maximize, ref)
-		case "HypervolumeContributions":
-			_, err = HypervolumeContributions(values, d, maximize, ref)
-		}
-		if err != nil {
+		if err := run(values); err != nil {
 			b.Fatal(err)
 		}
 	}

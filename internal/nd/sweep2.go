@@ -292,8 +292,8 @@ func (sc *front2Scratch) lexOrder(values []float64, n int, s0, s1 float64, crowd
 //
 // Placing each row among the rows already in its bucket, as bucketOrder
 // does, branches on whether the bucket holds any, a coin toss that on
-// fresh data the predictor cannot learn: cachegrind simulated 620
-// mispredicted branches a call on a thousand rows of a circle. On 64
+// fresh data the predictor cannot learn: cachegrind's model mispredicted
+// 665 branches a call on a thousand rows of a circle. On 64
 // fresh matrices of 1000 rows (BenchmarkMoocore's …/fresh rows,
 // NonDominated and NonDominatedSort, five alternated runs), radixOrder's
 // medians were 0.71-0.72 of bucketOrder's on a circle, 0.83-0.87 on a
