@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Front returns the indices of the non-dominated rows of an n×dims
@@ -111,26 +112,62 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 	if dims == 2 {
 		return ascendingRows(front2(values, n, flip, t), n)
 	}
-	_, keep, rows := frontMarks(values, n, dims, flip, t)
-	if rows == nil {
-		rows = make([]int, 0, len(keep))
+	// A small pool's scratch is pooled, and the front alone allocated.
+	var sc *marksScratch
+	if n <= marksPoolRows {
+		sc = marksPool.Get().(*marksScratch)
+		defer marksPool.Put(sc)
+	}
+	_, keep, rows := frontMarks(values, n, dims, flip, t, sc)
+	if rows != nil && sc == nil {
+		// rows is this call's own and ascends, so compacting it in place
+		// keeps the order.
+		f := 0
 		for j, ok := range keep {
 			if ok {
-				rows = append(rows, j)
+				rows[f] = rows[j]
+				f++
 			}
 		}
-		return rows
+		return rows[:f]
 	}
-	// rows ascends, so compacting it in place keeps the order.
-	f := 0
+	count := 0
+	for _, ok := range keep {
+		count += OneIf(ok)
+	}
+	// rows, if any, ascends, so the front does too.
+	front := make([]int, 0, count)
 	for j, ok := range keep {
 		if ok {
-			rows[f] = rows[j]
-			f++
+			if rows != nil {
+				front = append(front, rows[j])
+			} else {
+				front = append(front, j)
+			}
 		}
 	}
-	return rows[:f]
+	return front
 }
+
+// marksScratch is the memory of frontMarks but its results, pooled for
+// pools of at most marksPoolRows rows: on a thousand rows of six uniform
+// columns, where frontSortFilter gave up (11 of 64 fresh matrices), a warm
+// call allocated ten times, about 21 kB. A larger pool's call costs far
+// more than its allocations, and is not kept alive for the next call.
+type marksScratch struct {
+	keys, row, u []uint64
+	rows         []int
+	f            []float64
+	pivot        pivotSet
+	recs         []Rec
+	keep         []bool
+}
+
+var marksPool = sync.Pool{New: func() any { return new(marksScratch) }}
+
+// marksPoolRows is the most rows whose frontMarks scratch Front pools; a
+// variable so that tests can force either way.
+var marksPoolRows = 4096
 
 // frontHeavy2 reports whether a sample of s evenly spaced rows of a
 // two-column matrix has a quarter or more of them on its front. Buckets
@@ -170,7 +207,7 @@ func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []Rec
 	case 2:
 		return front2(values, n, flip, t)
 	}
-	lex, keep, rows := frontMarks(values, n, dims, flip, t)
+	lex, keep, rows := frontMarks(values, n, dims, flip, t, nil)
 	f := 0
 	for _, s := range lex {
 		if keep[s.Aux] {
@@ -188,19 +225,24 @@ func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []Rec
 // frontMarks is the engine for three or more columns. It returns the key
 // rows that pass the pre-filter in lexicographic order, as records of their
 // first key and key row; keep, which marks the key rows on the front; and
-// the row of each key row, or nil when key row j is row j.
-func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning) (lex []Rec, keep []bool, rows []int) {
+// the row of each key row, or nil when key row j is row j. Where sc is not
+// nil, the keys, rows and (for four or more columns) lex and keep are in
+// its memory, valid until sc is used again.
+func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning, sc *marksScratch) (lex []Rec, keep []bool, rows []int) {
 	var keys []uint64
-	if n >= t.prefilterMin {
-		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n))
-	} else {
+	switch {
+	case n >= t.prefilterMin:
+		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n), sc)
+	case sc != nil:
+		keys = keyMatrixInto(Grow(&sc.keys, n*dims), values[:n*dims], dims, flip)
+	default:
 		keys = KeyMatrix(values, dims, flip)
 	}
 	m := len(keys) / dims
 	if dims == 3 {
 		lex, keep = front3(keys, m, t)
 	} else {
-		lex, keep = frontKung(keys, dims, m, t)
+		lex, keep = frontKung(keys, dims, m, t, sc)
 	}
 	return lex, keep, rows
 }

@@ -154,7 +154,8 @@ func TestNonDominatedMatchesOracle(t *testing.T) {
 
 // checkFronts checks NonDominated, and the engine under every tuning, in
 // row order and along column 0, against the pairwise oracle, and that the
-// matrix is left as it was.
+// matrix is left as it was. The engine runs with its scratch pooled and
+// not.
 func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims int, maximize []bool) {
 	before := slices.Clone(values)
 	want := testkit.Front(values, dims, maximize)
@@ -163,9 +164,13 @@ func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims i
 		t.Fatalf("NonDominated = %v, oracle %v", got, want)
 	}
 	wantAxis := oracleAxisFront(values, dims, maximize)
+	defer func(old int) { marksPoolRows = old }(marksPoolRows)
 	for name, tuning := range ndTunings {
-		if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
-			t.Fatalf("tuning %s: front = %v, oracle %v", name, got, want)
+		for _, pooled := range []int{math.MaxInt, 0} {
+			marksPoolRows = pooled
+			if got := nonDominatedTuned(values, len(values)/dims, dims, maximize, tuning); !slices.Equal(got, want) {
+				t.Fatalf("tuning %s, marksPoolRows %d: front = %v, oracle %v", name, pooled, got, want)
+			}
 		}
 		if got := axisRows(t, values, dims, maximize, tuning); !slices.Equal(got, wantAxis) {
 			t.Fatalf("tuning %s: front along column 0 = %v, oracle %v", name, got, wantAxis)
@@ -459,5 +464,26 @@ func TestBucketPathsAtTheirLargestPools(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPooledFrontIsTheCallersOwn checks that a front Front returns from
+// pooled scratch is the caller's: a second call, which reuses the scratch,
+// leaves the first front as it was. The sort-filter is off and the
+// pre-filter never stands down, so that both calls run the general engine
+// with the pre-filter's rows, which live in the scratch.
+func TestPooledFrontIsTheCallersOwn(t *testing.T) {
+	tuning := ndDefaults
+	tuning.filterMax, tuning.probe, tuning.probeShare = 0, math.MaxInt, 0
+	a, b := testkit.Stream("uniform", 1000, 6, 1), testkit.Stream("uniform", 1000, 6, 2)
+	maximize := make([]bool, 6)
+	first := nonDominatedTuned(a, 1000, 6, maximize, tuning)
+	kept := slices.Clone(first)
+	second := nonDominatedTuned(b, 1000, 6, maximize, tuning)
+	if !slices.Equal(first, kept) {
+		t.Errorf("the second call changed the first front: %v, was %v", first[:min(len(first), 8)], kept[:min(len(kept), 8)])
+	}
+	if want := testkit.Front(b, 6, maximize); !slices.Equal(second, want) {
+		t.Errorf("second front %v, oracle %v", second, want)
 	}
 }

@@ -36,7 +36,11 @@ func AppendKeyFlips(flip []uint64, maximize []bool) []uint64 {
 
 // KeyMatrix maps every value to its key.
 func KeyMatrix(values []float64, dims int, flip []uint64) []uint64 {
-	keys := make([]uint64, len(values))
+	return keyMatrixInto(make([]uint64, len(values)), values, dims, flip)
+}
+
+// keyMatrixInto is KeyMatrix into keys, as long as values.
+func keyMatrixInto(keys []uint64, values []float64, dims int, flip []uint64) []uint64 {
 	for r := 0; r < len(values); r += dims {
 		for c, v := range values[r : r+dims] {
 			keys[r+c] = FastKey(v, flip[c])

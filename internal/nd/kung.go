@@ -48,8 +48,14 @@ import (
 //
 // Before it, on data with a small front, the pre-filter's weighted knees
 // (pivotSet) have removed most rows.
-func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) {
-	lex, spare := lexSort(keys, dims, m, t)
+func frontKung(keys []uint64, dims, m int, t ndTuning, msc *marksScratch) (lex []Rec, keep []bool) {
+	var lex0 []Rec
+	if msc == nil {
+		lex0 = make([]Rec, 2*m)
+	} else {
+		lex0 = Grow(&msc.recs, 2*m)
+	}
+	lex, spare := lexSortInto(lex0, keys, dims, m, t)
 	row := func(i int) []uint64 { r := int(lex[i].Aux); return keys[r*dims : (r+1)*dims] }
 	// Everything but lex and keep is pooled scratch: allocating it each
 	// call made the collector's work a large share of a call on a thousand
@@ -125,7 +131,11 @@ func frontKung(keys []uint64, dims, m int, t ndTuning) (lex []Rec, keep []bool) 
 	}
 	k.maxima(s)
 	sc.bits64, sc.bits32 = k.bits64, k.bits32
-	keep = make([]bool, m)
+	if msc == nil {
+		keep = make([]bool, m)
+	} else {
+		keep = Grow(&msc.keep, m) // every entry is set below
+	}
 	for i, r := range lex {
 		keep[r.Aux] = !k.dead(of[i])
 	}

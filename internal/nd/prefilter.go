@@ -35,16 +35,25 @@ func weightedKnees(dims int) int {
 	return 32
 }
 
-func newPivotSet(values []float64, n, dims int, flip []uint64) *pivotSet {
+// newPivotSet returns the pivots of a pool, in sc's memory where sc is not
+// nil (then valid until sc is used again).
+func newPivotSet(values []float64, n, dims int, flip []uint64, sc *marksScratch) *pivotSet {
 	// A thousand rows normalize well enough; a quarter of a small pool
 	// does too, and sampling all of it would cost as much as the filter.
 	sample := min(1024, max(256, n/4))
 	wk := weightedKnees(dims)
 	// The keys and a copy of flip, which the caller may keep on its stack.
-	u := make([]uint64, (dims+1+wk)*dims+dims)
-	p := &pivotSet{dims: dims, keys: u[:len(u)-dims], flip: u[len(u)-dims:]}
+	var u []uint64
+	var f []float64
+	var p *pivotSet
+	if sc == nil {
+		u, f, p = make([]uint64, (dims+1+wk)*dims+dims), make([]float64, 3*dims+wk*dims+wk), new(pivotSet)
+	} else {
+		u, f, p = Grow(&sc.u, (dims+1+wk)*dims+dims), Grow(&sc.f, 3*dims+wk*dims+wk), &sc.pivot
+		clear(f) // a flat column keeps lo and scale 0
+	}
+	*p = pivotSet{dims: dims, keys: u[:len(u)-dims], flip: u[len(u)-dims:]}
 	copy(p.flip, flip)
-	f := make([]float64, 3*dims+wk*dims+wk)
 	p.lo, p.scale, p.norm = f[:dims], f[dims:2*dims], f[2*dims:3*dims]
 	p.weights, p.scores = f[3*dims:3*dims+wk*dims], f[3*dims+wk*dims:]
 	// Exponential weights normalized are uniform on the simplex; a fixed
@@ -173,17 +182,26 @@ func (p *pivotSet) offer(values []float64, row []uint64) bool {
 // When most of the first probe rows survive, as when every row is on the
 // front, testing pivots only costs, and the filter stands down: it returns
 // every key row and nil rows.
-func pivotFilter(values []float64, n, dims int, flip []uint64, probe int) (keys []uint64, rows []int) {
-	p := newPivotSet(values, n, dims, flip)
-	// Survivors are few on most data; on a small pool a quarter of it is
-	// room enough, and allocating less keeps a small call small.
-	c := min(n, 4096, max(n/4, 64))
-	keys = make([]uint64, 0, c*dims)
-	rows = make([]int, 0, c)
-	row := make([]uint64, dims)
+//
+// Where sc is not nil, keys and rows are in its memory, room for every row
+// from the start, and valid until sc is used again.
+func pivotFilter(values []float64, n, dims int, flip []uint64, probe int, sc *marksScratch) (keys []uint64, rows []int) {
+	p := newPivotSet(values, n, dims, flip, sc)
+	var row []uint64
+	if sc == nil {
+		// Survivors are few on most data; on a small pool a quarter of it
+		// is room enough, and allocating less keeps a small call small.
+		c := min(n, 4096, max(n/4, 64))
+		keys, rows, row = make([]uint64, 0, c*dims), make([]int, 0, c), make([]uint64, dims)
+	} else {
+		keys, rows, row = Grow(&sc.keys, n*dims)[:0], Grow(&sc.rows, n)[:0], Grow(&sc.row, dims)
+	}
 	stale := 0 // survivors before this one were tested against older pivots
 	for r := 0; r < n; r++ {
 		if r == probe && 2*len(rows) > r {
+			if sc != nil {
+				return keyMatrixInto(keys[:n*dims], values[:n*dims], dims, flip), nil
+			}
 			return KeyMatrix(values, dims, flip), nil
 		}
 		v := values[r*dims : (r+1)*dims]

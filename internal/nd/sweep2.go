@@ -30,7 +30,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	if filtered {
 		// The pivot loop of pivotFilter, unrolled for two columns since it is
 		// most of the cost when little survives.
-		p := newPivotSet(values, n, 2, flip)
+		p := newPivotSet(values, n, 2, flip, nil)
 		pk := p.keys
 		lo0, lo1, sc0, sc1 := p.lo[0], p.lo[1], p.scale[0], p.scale[1]
 		if f0 != 0 {
