@@ -230,12 +230,11 @@ func frontLead(values []float64, n, dims int, maximize []bool, t ndTuning) []Rec
 // its memory, valid until sc is used again.
 func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning, sc *marksScratch) (lex []Rec, keep []bool, rows []int) {
 	var keys []uint64
-	switch {
-	case n >= t.prefilterMin:
+	if n >= t.prefilterMin {
 		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n), sc)
-	case sc != nil:
+	} else if sc != nil {
 		keys = keyMatrixInto(Grow(&sc.keys, n*dims), values[:n*dims], dims, flip)
-	default:
+	} else {
 		keys = KeyMatrix(values, dims, flip)
 	}
 	m := len(keys) / dims
