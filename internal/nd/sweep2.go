@@ -316,10 +316,9 @@ const (
 // signed values sv, at most radixRows, whose first values lie in [lo, hi],
 // finite.
 //
-// A row's key is its first value's place in [lo, hi] in fixed point, 2w
-// bits: (value − lo) scaled and truncated, every step of which is
-// monotone, so ordering the keys orders the rows but within runs of equal
-// keys. Two stable counting passes of w bits each order the keys without a
+// A row's key is its first value's bucket among 2^(2w) (rangeCut), which
+// is monotone in the value, so ordering the keys orders the rows but
+// within runs of equal keys. Two stable counting passes of w bits each order the keys without a
 // branch on the data; a run of equal keys (equal first values, or values
 // closer than the key's resolution), which continuous data hardly has, is
 // then ordered by the values, by insertion up to crowd rows and by a sort
@@ -329,18 +328,15 @@ func (sc *radixScratch) radixOrder(sv [][2]float64, order []uint16, lo, hi float
 	order = order[:n]
 	recs, buf := &sc.recs, &sc.buf
 	// A span of 0, or one so small that the scale overflows, puts every row
-	// at the top key, where the values order them.
+	// in the last bucket, where the values order them.
 	w := uint(min(max(bits.Len(uint(n)), 6), radixDigitBits))
-	top := float64(uint32(1) << (2 * w))
-	scale, last, digit := top/(hi-lo), uint32(1)<<(2*w)-1, uint32(1)<<w-1
+	cut, _ := cutRange(lo, hi, 1<<(2*w))
+	digit := uint32(1)<<w - 1
 	low, high := &sc.counts[0], &sc.counts[1]
 	clear(low[:1<<w])
 	clear(high[:1<<w])
 	for r, v := range sv {
-		key := last
-		if k := (v[0] - lo) * scale; k < top {
-			key = uint32(int32(k))
-		}
+		key := uint32(cut.bucket(v[0]))
 		recs[r&(radixRows-1)] = key<<radixRowBits | uint32(r)
 		low[key&digit&(radixDigits-1)]++
 		high[key>>w&(radixDigits-1)]++
