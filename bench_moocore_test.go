@@ -142,23 +142,11 @@ const freshInputs = 64
 // an input (their mean) and the time's ratio to the sort yardstick of yard
 // values, which it returns with the time, ns per call.
 func timeMoocoreRow(b *testing.B, fn string, d, yard int, inputs [][]float64) (perOp, perSort float64) {
-	maximize := make([]bool, d)
-	ref := slices.Repeat([]float64{1}, d)
 	rows := 0
 	for _, in := range inputs {
 		rows += len(in) / d
 	}
-	var run func(values []float64) error
-	switch fn {
-	case "NonDominated":
-		run = func(v []float64) error { _, err := NonDominated(v, d, maximize); return err }
-	case "NonDominatedSort":
-		run = func(v []float64) error { _, err := NonDominatedSort(v, d, maximize); return err }
-	case "Hypervolume":
-		run = func(v []float64) error { _, err := Hypervolume(v, d, maximize, ref); return err }
-	case "HypervolumeContributions":
-		run = func(v []float64) error { _, err := HypervolumeContributions(v, d, maximize, ref); return err }
-	}
+	run := moocoreCall(fn, d)
 	b.ReportAllocs()
 	b.ResetTimer()
 	i := 0
@@ -180,6 +168,24 @@ func timeMoocoreRow(b *testing.B, fn string, d, yard int, inputs [][]float64) (p
 	perSort = sortYardstick(yard)
 	b.ReportMetric(perOp/perSort, "x-sort")
 	return perOp, perSort
+}
+
+// moocoreCall returns the call of a moocoreRows row: fn on a matrix of d
+// columns, all minimized, reference point 1 in every column.
+func moocoreCall(fn string, d int) func(values []float64) error {
+	maximize := make([]bool, d)
+	ref := slices.Repeat([]float64{1}, d)
+	switch fn {
+	case "NonDominated":
+		return func(v []float64) error { _, err := NonDominated(v, d, maximize); return err }
+	case "NonDominatedSort":
+		return func(v []float64) error { _, err := NonDominatedSort(v, d, maximize); return err }
+	case "Hypervolume":
+		return func(v []float64) error { _, err := Hypervolume(v, d, maximize, ref); return err }
+	case "HypervolumeContributions":
+		return func(v []float64) error { _, err := HypervolumeContributions(v, d, maximize, ref); return err }
+	}
+	panic("moocoreCall: unknown function " + fn)
 }
 
 // issueSortMs is the time of slices.Sort of n float64 that issue 11 quotes
@@ -271,22 +277,18 @@ func TestMoocoreRowsAllocateOnlyTheirOutputs(t *testing.T) {
 // only: one slice, or nothing for a volume.
 func allocateOnlyOutputs(t *testing.T, fn, shape string, n, d int, front bool, stream uint64) {
 	values := testkit.Stream(shape, n, d, stream)
-	maximize := make([]bool, d)
 	if front {
 		values = frontRows(t, values, d)
 	}
-	ref := slices.Repeat([]float64{1}, d)
 	want := 1.0 // the result slice
-	var run func()
-	switch fn {
-	case "NonDominated":
-		run = func() { _, _ = NonDominated(values, d, maximize) }
-	case "NonDominatedSort":
-		run = func() { _, _ = NonDominatedSort(values, d, maximize) }
-	case "Hypervolume":
-		run, want = func() { _, _ = Hypervolume(values, d, maximize, ref) }, 0
-	case "HypervolumeContributions":
-		run = func() { _, _ = HypervolumeContributions(values, d, maximize, ref) }
+	if fn == "Hypervolume" {
+		want = 0
+	}
+	call := moocoreCall(fn, d)
+	run := func() {
+		if err := call(values); err != nil {
+			t.Fatal(err)
+		}
 	}
 	run()
 	if got := testing.AllocsPerRun(10, run); got != want && !(raceEnabled && got > want) {
