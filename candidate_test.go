@@ -194,3 +194,18 @@ func TestParseJSONIntMatchesExactArithmetic(t *testing.T) {
 		}
 	})
 }
+
+// TestNumberSpanAtTheEnd reads numbers cut short at the end of the data,
+// where every look at the next byte must first check that there is one:
+// each is an error, not an index out of range.
+func TestNumberSpanAtTheEnd(t *testing.T) {
+	for _, text := range []string{"", "-", "1.", "1e", "1e+", "-0."} {
+		r := jsonReader{data: []byte(text), nonFinite: true}
+		if _, err := r.numberSpan(); err == nil {
+			t.Errorf("numberSpan(%q) = nil error", text)
+		}
+		if _, why := parseJSONInt(text); why != "not a JSON number" {
+			t.Errorf("parseJSONInt(%q): %q, want not a JSON number", text, why)
+		}
+	}
+}

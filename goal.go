@@ -328,8 +328,7 @@ func (g OptimizationGoal) LogValue() slog.Value {
 			sla = append(sla, slog.Float64(f.name, *f.v))
 		}
 	}
-	if len(sla) > 0 {
-		attrs = append(attrs, slog.Attr{Key: "sla", Value: slog.GroupValue(sla...)})
-	}
+	// slog.GroupValue drops the sla group when it is empty.
+	attrs = append(attrs, slog.Attr{Key: "sla", Value: slog.GroupValue(sla...)})
 	return slog.GroupValue(attrs...)
 }

@@ -65,12 +65,12 @@ func (r *jsonReader) numberSpan() (start int, err error) {
 	switch {
 	case r.pos < len(r.data) && r.data[r.pos] == '0':
 		r.pos++
-	case r.digits() == 0:
+	case !r.digits():
 		return start, r.errorf(r.pos, "invalid number: expected a digit, found %s", r.describe())
 	}
 	if r.pos < len(r.data) && r.data[r.pos] == '.' {
 		r.pos++
-		if r.digits() == 0 {
+		if !r.digits() {
 			return start, r.errorf(r.pos, "invalid number: expected a digit after '.', found %s", r.describe())
 		}
 	}
@@ -79,7 +79,7 @@ func (r *jsonReader) numberSpan() (start int, err error) {
 		if r.pos < len(r.data) && (r.data[r.pos] == '+' || r.data[r.pos] == '-') {
 			r.pos++
 		}
-		if r.digits() == 0 {
+		if !r.digits() {
 			return start, r.errorf(r.pos, "invalid number: expected an exponent digit, found %s", r.describe())
 		}
 	}
@@ -165,13 +165,14 @@ func (r *jsonReader) float(sentinel error, path string) (float64, error) {
 	}
 }
 
-func (r *jsonReader) digits() int {
-	n := 0
+// digits moves past a run of decimal digits and reports whether there was
+// one.
+func (r *jsonReader) digits() bool {
+	start := r.pos
 	for r.pos < len(r.data) && r.data[r.pos] >= '0' && r.data[r.pos] <= '9' {
 		r.pos++
-		n++
 	}
-	return n
+	return r.pos != start
 }
 
 // parseJSONInt parses text, which must be a JSON number, as an exact
@@ -190,7 +191,7 @@ func parseJSONInt(text string) (n int, why string) {
 		text = text[1:]
 	}
 	mant, exp := text, 0
-	if i := strings.IndexAny(mant, "eE"); i >= 0 {
+	if i := strings.IndexAny(mant, "eE"); i != -1 {
 		e, err := strconv.Atoi(mant[i+1:])
 		if err != nil { // an exponent beyond int: 0 or far too large
 			e = math.MaxInt32
@@ -200,7 +201,7 @@ func parseJSONInt(text string) (n int, why string) {
 		}
 		mant, exp = mant[:i], e
 	}
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
+	if i := strings.IndexByte(mant, '.'); i != -1 {
 		frac := mant[i+1:]
 		mant = mant[:i] + frac
 		exp -= len(frac)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,11 +48,22 @@ func TestGoalLogValue(t *testing.T) {
 	for _, tt := range []struct {
 		goal OptimizationGoal
 		want string
+		keys []string // of the group LogValue returns
 	}{
-		{OptimizationGoal{}, `goal.target=throughput`},
-		{OptimizationGoal{Target: TargetPareto}, `goal.target=pareto goal.pareto_objectives="[throughput_per_gpu throughput_per_user]"`},
-		{OptimizationGoal{Target: TargetGoodput, SLA: SLATarget{TTFTMs: 500, ITLMs: 50}}, `goal.target=goodput goal.sla.ttft_ms=500 goal.sla.itl_ms=50`},
+		{OptimizationGoal{}, `goal.target=throughput`, []string{"target"}},
+		{OptimizationGoal{Target: TargetPareto}, `goal.target=pareto goal.pareto_objectives="[throughput_per_gpu throughput_per_user]"`,
+			[]string{"target", "pareto_objectives"}},
+		{OptimizationGoal{Target: TargetGoodput, SLA: SLATarget{TTFTMs: 500, ITLMs: 50}}, `goal.target=goodput goal.sla.ttft_ms=500 goal.sla.itl_ms=50`,
+			[]string{"target", "sla"}},
 	} {
+		// A goal without an SLA carries no sla group, not an empty one.
+		var keys []string
+		for _, a := range tt.goal.LogValue().Group() {
+			keys = append(keys, a.Key)
+		}
+		if !slices.Equal(keys, tt.keys) {
+			t.Errorf("%v: LogValue's keys are %q, want %q", tt.goal, keys, tt.keys)
+		}
 		var b bytes.Buffer
 		h := slog.NewTextHandler(&b, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Key == slog.TimeKey || a.Key == slog.LevelKey || a.Key == slog.MessageKey {
