@@ -42,14 +42,15 @@ func ObjectiveMatrix(cands []Candidate, objectives []OptimizationTarget) (values
 	if err := checkObjectives(objectives, 1, "objectives"); err != nil {
 		return nil, nil, err
 	}
-	values = make([]float64, 0, len(cands)*len(objectives))
+	values = make([]float64, len(cands)*len(objectives))
 	for i := range cands {
-		for _, t := range objectives {
+		row := values[i*len(objectives) : (i+1)*len(objectives)]
+		for k, t := range objectives {
 			v, ok := cands[i].value(t)
 			if !ok {
 				return nil, nil, errNoValue(i, t)
 			}
-			values = append(values, v)
+			row[k] = v
 		}
 	}
 	return values, directions(objectives), nil

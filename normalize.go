@@ -1,6 +1,9 @@
 package spica
 
-import "strconv"
+import (
+	"bytes"
+	"strconv"
+)
 
 // NormalizeJSON returns data as standard JSON: each bare NaN, Infinity or
 // -Infinity token outside a string, as Python's json module writes
@@ -29,7 +32,7 @@ func NormalizeJSON(data []byte) ([]byte, error) {
 	for _, at := range marks {
 		out = append(out, data[prev:at]...)
 		for _, tok := range nonFiniteTokens {
-			if len(data)-at >= len(tok.name) && string(data[at:at+len(tok.name)]) == tok.name {
+			if bytes.HasPrefix(data[at:], []byte(tok.name)) {
 				out = strconv.AppendQuote(out, tok.name)
 				prev = at + len(tok.name)
 				break

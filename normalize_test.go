@@ -29,6 +29,10 @@ func TestNormalizeJSON(t *testing.T) {
 			if err != nil || string(got) != tt.want {
 				t.Fatalf("NormalizeJSON(%s) = %s, %v; want %s", tt.in, got, err, tt.want)
 			}
+			// One allocation of the exact size: a token grows by its two quotes.
+			if cap(got) != len(got) {
+				t.Errorf("result has capacity %d for %d bytes", cap(got), len(got))
+			}
 			if !json.Valid(got) {
 				t.Errorf("result %s is not valid JSON", got)
 			}

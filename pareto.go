@@ -75,11 +75,7 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 	dims := len(objectives)
 	recs := nd.FrontByAxis(values, len(values)/dims, dims, maximize)
 	front := make([]Candidate, len(recs))
-	if len(recs) > len(cands)/4 && len(cands) <= math.MaxInt32 {
-		// A front of much of the pool is gathered in input order: reading
-		// the candidates in sequence, not in the front's order, saves a
-		// cache miss per candidate (on 1e5 candidates in random order,
-		// 2.0-2.5 ms against 2.7-4.8 ms).
+	if gatherInPoolOrder(len(recs), len(cands)) {
 		at := make([]int32, len(cands)) // 1 + place in the front, 0 if none
 		for i, rec := range recs {
 			at[rec.Aux] = int32(i + 1)
@@ -95,6 +91,16 @@ func ParetoFront(cands []Candidate, objectives []OptimizationTarget) ([]Candidat
 		front[i] = cands[rec.Aux]
 	}
 	return front, nil
+}
+
+// gatherInPoolOrder reports whether ParetoFront gathers a front of front
+// candidates out of a pool of pool by reading the pool in sequence, not in
+// the front's order: for a front of more than a quarter of the pool, which
+// saves a cache miss per candidate (on 1e5 candidates in random order,
+// 2.0-2.5 ms against 2.7-4.8 ms), and for pools whose places fit the
+// int32s it marks them with.
+func gatherInPoolOrder(front, pool int) bool {
+	return front > pool/4 && pool <= math.MaxInt32
 }
 
 // objectiveMatrix validates objectives and reads every candidate's values

@@ -519,3 +519,25 @@ func TestParetoFrontAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherInPoolOrder pins the rule gatherInPoolOrder documents; both
+// ways of gathering give the same front (TestParetoFrontMatchesOracle
+// runs each), so only this test can tell them apart.
+func TestGatherInPoolOrder(t *testing.T) {
+	for _, tt := range []struct {
+		front, pool int
+		want        bool
+	}{
+		{25, 100, false}, // a quarter exactly
+		{26, 100, true},
+		{3, 10, true}, // 10/4 is 2
+		{2, 10, false},
+		{0, 0, false},
+		{math.MaxInt32, math.MaxInt32, true},
+		{math.MaxInt32 + 1, math.MaxInt32 + 1, false},
+	} {
+		if got := gatherInPoolOrder(tt.front, tt.pool); got != tt.want {
+			t.Errorf("gatherInPoolOrder(%d, %d) = %v, want %v", tt.front, tt.pool, got, tt.want)
+		}
+	}
+}
