@@ -191,7 +191,7 @@ func HistorySVG(w io.Writer, history []float64, opt PlotOptions) error {
 		// vertical stroke, so a long history does not repeat itself.
 		var line [][2]float64
 		put := func(x, y float64) {
-			if n := len(line); n >= 2 && math.Floor(line[n-1][0]) == math.Floor(x) && line[n-2][0] == line[n-1][0] {
+			if n := len(line); n > 1 && math.Floor(line[n-1][0]) == math.Floor(x) && line[n-2][0] == line[n-1][0] {
 				line[n-1][1] = y // continue the vertical stroke
 				return
 			}
@@ -216,13 +216,13 @@ func HistorySVG(w io.Writer, history []float64, opt PlotOptions) error {
 		// A circle at each change, except within 8 pixels of the last one
 		// drawn, where it would only blur the line.
 		p.printf(`<g class="changes" fill="#1f6fb4" stroke="#ffffff" stroke-width="1">` + "\n")
-		lastX, lastY := math.Inf(-1), math.Inf(-1)
+		var lastX, lastY float64
 		for k := range ys {
 			if k > 0 && ys[k] == ys[k-1] {
 				continue
 			}
 			x, y := p.px(xs[k]), p.py(ys[k])
-			if math.Abs(x-lastX) < 8 && math.Abs(y-lastY) < 8 {
+			if k != 0 && math.Abs(x-lastX) < 8 && math.Abs(y-lastY) < 8 {
 				continue
 			}
 			lastX, lastY = x, y
