@@ -381,8 +381,8 @@ func frac(v, lo, hi float64) float64 {
 func (p *plot) axisTitle(s string, x, y, length float64, vertical bool) {
 	lines := []string{s}
 	if estimateWidth(s, 12) > length {
-		if i := strings.Index(s, " ("); i > 0 {
-			lines = []string{s[:i], s[i+1:]}
+		if name, rest, ok := strings.Cut(s, " ("); ok {
+			lines = []string{name, "(" + rest}
 		}
 	}
 	size := 12.0
@@ -414,10 +414,11 @@ func estimateWidth(s string, size float64) float64 {
 // fits in avail pixels, perGlyph being the average glyph width per unit of
 // size.
 func fitFont(s string, avail, size, perGlyph float64) float64 {
-	if n := float64(utf8.RuneCountInString(s)); n*perGlyph*size > avail {
-		size = max(8, math.Floor(avail/(n*perGlyph)))
+	n := float64(utf8.RuneCountInString(s))
+	if n == 0 {
+		return size
 	}
-	return size
+	return max(8, min(size, math.Floor(avail/(n*perGlyph))))
 }
 
 func (p *plot) circle(x, y, r float64, title string) {
