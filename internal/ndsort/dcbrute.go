@@ -31,7 +31,7 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 			n++
 		}
 		best := s.rank[h]
-		switch pk, pr, hk := keys[:n*w], ranks[:n], hk[1:]; w {
+		switch pk, pr, hk := keys[:n*w:n*w], ranks[:n], hk[1:]; w {
 		case 1:
 			best = bruteRow1(pk, pr, hk[0], best)
 		case 2:

@@ -61,15 +61,16 @@ func Layers(values []float64, n, dims int, maximize []bool) []int {
 	if n == 0 {
 		return layer
 	}
-	if dims >= 4 && n <= layersBitsMax || dims == 3 && n <= layersBits3Max {
+	switch engineFor(n, dims) {
+	case bitsEngine:
 		layersBits(values, n, dims, maximize, layer)
 		return layer
-	}
-	if dims >= 4 {
+	case peeledEngine:
 		return peeledLayersDC(values, n, dims, maximize, layer)
-	}
-	if dims == 2 && n <= nd.SmallLexOrder2Max && layers2Small(values, n, maximize, layer) {
-		return layer
+	case small2Engine:
+		if layers2Small(values, n, maximize, layer) {
+			return layer
+		}
 	}
 	keys := sortedKeys(values, n, dims, maximize)
 	switch dims {
@@ -81,6 +82,31 @@ func Layers(values []float64, n, dims int, maximize []bool) []int {
 		sortLayers3(keys.rows, keys.order, layer)
 	}
 	return layer
+}
+
+// layersEngine is one of the ways Layers sorts, as its godoc lays out.
+type layersEngine int
+
+const (
+	keyedEngine  layersEngine = iota // sortedKeys, then sortLayers1, 2 or 3
+	bitsEngine                       // layersBits
+	peeledEngine                     // peeledLayersDC
+	small2Engine                     // layers2Small, or keyedEngine where it declines
+)
+
+// engineFor is the way Layers sorts n rows of dims columns: every way gives
+// the same layers, so the choice is one of speed, and TestEngineFor pins it.
+func engineFor(n, dims int) layersEngine {
+	if dims >= 4 && n <= layersBitsMax || dims == 3 && n <= layersBits3Max {
+		return bitsEngine
+	}
+	if dims >= 4 {
+		return peeledEngine
+	}
+	if dims == 2 && n <= nd.SmallLexOrder2Max {
+		return small2Engine
+	}
+	return keyedEngine
 }
 
 // peeledLayersDC is Layers for four or more columns, into
@@ -109,7 +135,7 @@ func peeledLayersDC(values []float64, n, dims int, maximize []bool, layer []int)
 			m++
 		}
 	}
-	sortLayersDC(keys.rows[:m*dims], keys.order[:m], dims, layer)
+	sortLayersDC(keys.rows[:m*dims:m*dims], keys.order[:m], dims, layer)
 	for _, i := range keys.order[:m] {
 		layer[i]++
 	}
@@ -221,7 +247,7 @@ type layerStairs struct {
 	blocks [][]stairStep // all non-empty
 	// spare, if not nil, holds emptied blocks for new ones to reuse: the
 	// divide and conquer of sortLayersDC builds and drops staircases by the
-	// thousand.
+	// thousand, and only it resets them.
 	spare *[][]stairStep
 }
 
@@ -236,11 +262,10 @@ func (s *layerStairs) newBlock() []stairStep {
 	return make([]stairStep, 0, stairBlock)
 }
 
-// reset empties the staircase, giving its blocks to spare.
+// reset empties the staircase, giving its blocks to spare, which must not
+// be nil.
 func (s *layerStairs) reset() {
-	if s.spare != nil {
-		*s.spare = append(*s.spare, s.blocks...)
-	}
+	*s.spare = append(*s.spare, s.blocks...)
 	clear(s.blocks)
 	s.blocks = s.blocks[:0]
 }

@@ -610,3 +610,27 @@ func TestLayersTwoColumnsBeyondTheSmallPath(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineFor pins which way Layers takes at the bounds its godoc
+// gives; TestNonDominatedSortMatchesPeeling and the tests that force each engine
+// check that every way gives the same layers.
+func TestEngineFor(t *testing.T) {
+	for _, tt := range []struct {
+		n, dims int
+		want    layersEngine
+	}{
+		{1, 1, keyedEngine},
+		{nd.SmallLexOrder2Max, 2, small2Engine},
+		{nd.SmallLexOrder2Max + 1, 2, keyedEngine},
+		{layersBits3Max, 3, bitsEngine},
+		{layersBits3Max + 1, 3, keyedEngine},
+		{layersBitsMax, 4, bitsEngine},
+		{layersBitsMax + 1, 4, peeledEngine},
+		{layersBitsMax, 6, bitsEngine},
+		{layersBitsMax + 1, 6, peeledEngine},
+	} {
+		if got := engineFor(tt.n, tt.dims); got != tt.want {
+			t.Errorf("engineFor(%d, %d) = %d, want %d", tt.n, tt.dims, got, tt.want)
+		}
+	}
+}
