@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -580,5 +581,21 @@ func TestNiceNumber(t *testing.T) {
 	}
 	if got := niceNumber(math.NaN()); !math.IsNaN(got) {
 		t.Errorf("niceNumber(NaN) = %g, want NaN", got)
+	}
+}
+
+// TestNiceTicksAtMostAThousandSteps checks niceTicks' limit on either
+// side, by hand: 0 and 910 padded by a twentieth of the span each way are
+// [-45.5, 955.5]; 1001 ticks wanted give a step of niceNumber(1001/1000) =
+// 1, so ticks -45…955, 1000 steps, the most it draws. 0 and 911 give
+// -45…956, 1001 steps: only the frame's ends.
+func TestNiceTicksAtMostAThousandSteps(t *testing.T) {
+	lo, hi, ticks := niceTicks([]float64{0, 910}, 1001)
+	if lo != -45.5 || hi != 955.5 || len(ticks) != 1001 || ticks[0] != -45 || ticks[1000] != 955 {
+		t.Errorf("niceTicks(0, 910) = [%g, %g], %d ticks", lo, hi, len(ticks))
+	}
+	lo, hi, ticks = niceTicks([]float64{0, 911}, 1001)
+	if !slices.Equal(ticks, []float64{lo, hi}) || lo != -45.55 || hi != 956.55 {
+		t.Errorf("niceTicks(0, 911) = [%g, %g], ticks %v; want the ends only", lo, hi, ticks)
 	}
 }
