@@ -51,7 +51,7 @@ func sortLayersDC(rows []uint64, order []int, dims int, layer []int) {
 	for k := range cols {
 		cols[k] = make([]uint64, 0, n)
 	}
-	packed := make([]uint64, 0, n*dims)
+	packed := make([]uint64, 0, len(rows))
 	of := make([]int, n) // sorted position -> unique row
 	u := -1
 	for r := range n {

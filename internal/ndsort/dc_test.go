@@ -208,3 +208,68 @@ func TestSortLayersDCLongStaircases(t *testing.T) {
 		}
 	}
 }
+
+// TestLopsided pins when a sampled cut is redone exactly: only past
+// dcSample rows, and when the smaller side holds under a sixteenth of
+// them (64 rows: 3 is under, 4 is not).
+func TestLopsided(t *testing.T) {
+	for _, tt := range []struct {
+		low, total int
+		want       bool
+	}{
+		{0, 63, false}, // dcSample rows: never
+		{0, 64, true},
+		{3, 64, true},
+		{4, 64, false},
+		{60, 64, false},
+		{61, 64, true},
+		{64, 64, true},
+	} {
+		if got := lopsided(tt.low, tt.total); got != tt.want {
+			t.Errorf("lopsided(%d, %d) = %v, want %v", tt.low, tt.total, got, tt.want)
+		}
+	}
+}
+
+// TestIdle counts the rows the rank filter may set aside: rows of L below
+// bottom, rows of H above top, and not the rows at either bound.
+func TestIdle(t *testing.T) {
+	s := dcSorter{rank: []int{0, 1, 2, 3, 4, 5, 0, 5}}
+	L, H := []int32{0, 1, 2, 6}, []int32{3, 4, 5, 7}
+	if got := s.idle(L, H, 1, 4); got != 4 { // rows 0 and 6 of L, 5 and 7 of H
+		t.Errorf("idle = %d, want 4", got)
+	}
+	if got := s.idle(L, H, 0, 5); got != 0 {
+		t.Errorf("idle with bounds at the extremes = %d, want 0", got)
+	}
+}
+
+// TestBestCut checks by hand where bestCut puts the rows at the threshold
+// t: on the side that leaves the smaller side larger, low on a tie, and
+// never where a side would be empty. The rows are split between A and B,
+// which it counts alike.
+func TestBestCut(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		keys      []uint64 // key 0 of rows 0, 1, …; A is the first two
+		t, top    uint64
+		wantAtLow bool
+	}{
+		{"1 below, 3 at, 1 above: 4|1 or 1|4, a tie, low", []uint64{1, 2, 2, 2, 3}, 2, 3, true},
+		{"3 below, 1 at, 1 above: 4|1 against 3|2", []uint64{1, 1, 1, 2, 3}, 2, 3, false},
+		{"1 below, 1 at, 3 above: 2|3 against 1|4", []uint64{1, 2, 3, 3, 3}, 2, 3, true},
+		{"none below: the rows at t go low, or the low side is empty", []uint64{2, 2, 3, 3, 3, 3, 3}, 2, 3, true},
+		{"t at the top: the rows at t go high, or the high side is empty", []uint64{1, 3, 3}, 3, 3, false},
+		{"3 below, 2 at, 2 above: 5|2 against 3|4", []uint64{1, 2, 1, 3, 2, 1, 3}, 2, 3, false},
+	} {
+		s := dcSorter{cols: [][]uint64{tt.keys}}
+		all := make([]int32, len(tt.keys))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		c := s.bestCut(all[:2], all[2:], 0, tt.top, tt.t)
+		if c.t != tt.t || c.atLow != tt.wantAtLow {
+			t.Errorf("%s: bestCut = %+v, want atLow %v", tt.name, c, tt.wantAtLow)
+		}
+	}
+}
