@@ -555,14 +555,14 @@ func tickTexts(ticks []float64) (texts []string, scale string) {
 		top = max(top, math.Abs(t))
 	}
 	exp := 0
-	if top >= 1e6 || top > 0 && top < 1e-3 {
+	if top >= 1e6 || top != 0 && top < 1e-3 {
 		exp = 3 * int(math.Floor(math.Log10(top)/3))
 		scale = "×10" + superscript(exp)
 	}
 	unit := math.Pow(10, float64(exp))
 	dec := 0
 	if len(ticks) > 1 {
-		if step := math.Abs(ticks[1]-ticks[0]) / unit; step > 0 && !math.IsInf(step, 0) {
+		if step := math.Abs(ticks[1]-ticks[0]) / unit; step != 0 && !math.IsInf(step, 0) {
 			// niceTicks keeps a step above 1e-15 units (a billionth of
 			// the values' magnitude over at most 1000 ticks, the magnitude
 			// at least a thousandth of a unit), so 17 decimals are never

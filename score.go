@@ -187,16 +187,17 @@ func repeatedKey(keys []reportKey) error {
 		}
 		return cmp.Compare(a.at, b.at)
 	})
-	dup := -1
+	var repeats []reportKey // each key's occurrences after its first
 	for i := 1; i < len(keys); i++ {
-		if bytes.Equal(keys[i-1].key, keys[i].key) && (dup < 0 || keys[i].at < keys[dup].at) {
-			dup = i
+		if bytes.Equal(keys[i-1].key, keys[i].key) {
+			repeats = append(repeats, keys[i])
 		}
 	}
-	if dup < 0 {
+	if len(repeats) == 0 {
 		return nil
 	}
-	return errorAt(ErrDuplicateKey, string(keys[dup].key), keys[dup].at, "key %q given twice", keys[dup].key)
+	dup := slices.MinFunc(repeats, func(a, b reportKey) int { return cmp.Compare(a.at, b.at) })
+	return errorAt(ErrDuplicateKey, string(dup.key), dup.at, "key %q given twice", dup.key)
 }
 
 // ObjectiveValue returns the raw value of the scalar target t for report r,
