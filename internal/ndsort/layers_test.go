@@ -634,3 +634,76 @@ func TestEngineFor(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerStairsInvariant inserts steps into a staircase, each only if no
+// step dominates it, as sortLayers3 and sweepB2 do, and after each checks
+// the staircase's invariant (k1 strictly ascending, k2 strictly
+// descending, blocks non-empty and at most 2·stairBlock long) and that it
+// holds exactly the minimal steps of those inserted so far. Keys from a
+// small range tie often in either key; hundreds of steps along a falling
+// line fill several blocks.
+func TestLayerStairsInvariant(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		top := rapid.Uint64Range(1, 600).Draw(t, "top")
+		n := rapid.IntRange(1, 1200).Draw(t, "n")
+		var spare [][]stairStep
+		s := layerStairs{spare: &spare}
+		var minimal []stairStep // the oracle: the steps no other is no larger than
+		for range n {
+			p := stairStep{rapid.Uint64Range(0, top).Draw(t, "k1"), 0}
+			p.k2 = top - p.k1 + rapid.Uint64Range(0, 2).Draw(t, "k2 above the line")
+			dominated := slices.ContainsFunc(minimal, func(q stairStep) bool { return q.k1 <= p.k1 && q.k2 <= p.k2 })
+			if s.dominates(p) != dominated {
+				t.Fatalf("dominates(%v) = %v, want %v", p, !dominated, dominated)
+			}
+			if dominated {
+				continue
+			}
+			s.insert(p)
+			minimal = slices.DeleteFunc(minimal, func(q stairStep) bool { return p.k1 <= q.k1 && p.k2 <= q.k2 })
+			minimal = append(minimal, p)
+			slices.SortFunc(minimal, func(a, b stairStep) int { return int(a.k1) - int(b.k1) })
+			var got []stairStep
+			for _, blk := range s.blocks {
+				if len(blk) == 0 || len(blk) > 2*stairBlock {
+					t.Fatalf("a block of %d steps", len(blk))
+				}
+				got = append(got, blk...)
+			}
+			if !slices.Equal(got, minimal) {
+				t.Fatalf("after inserting %v the staircase is %v, want %v", p, got, minimal)
+			}
+		}
+	})
+}
+
+// TestLayerStairsRunIntoNextBlock builds by hand a staircase of two
+// blocks, steps (i, 1000−i) for i < 256 and 256 ≤ i < 300, and inserts
+// (250, 744), which dominates (250, 750) … (255, 745) at the end of the
+// first block and (256, 744), of equal k2, at the head of the second.
+func TestLayerStairsRunIntoNextBlock(t *testing.T) {
+	var spare [][]stairStep
+	s := layerStairs{spare: &spare}
+	for i := range uint64(300) {
+		s.insert(stairStep{i, 1000 - i})
+	}
+	if len(s.blocks) != 2 || len(s.blocks[0]) != stairBlock {
+		t.Fatalf("blocks of %d and %d steps, want %d and 44", len(s.blocks[0]), len(s.blocks[1]), stairBlock)
+	}
+	s.insert(stairStep{250, 744})
+	var got []stairStep
+	for _, blk := range s.blocks {
+		got = append(got, blk...)
+	}
+	var want []stairStep
+	for i := range uint64(250) {
+		want = append(want, stairStep{i, 1000 - i})
+	}
+	want = append(want, stairStep{250, 744})
+	for i := uint64(257); i < 300; i++ {
+		want = append(want, stairStep{i, 1000 - i})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("staircase %v, want %v", got, want)
+	}
+}
