@@ -167,3 +167,24 @@ func BenchmarkSelectN(b *testing.B) {
 		}
 	})
 }
+
+// TestSelectNAllocationsSkipCrowdingOnWholeLayers checks that when whole
+// layers fill k exactly (k = 4: layer 0 of TestSelectNByHand's matrix; k
+// = 6: layers 0 and 1), SelectN computes no crowding distance: it
+// allocates less than for k = 3 and 5, which cut a layer. Taking the
+// filling layer as a cut one would give the same rows, so only the work
+// can tell.
+func TestSelectNAllocationsSkipCrowdingOnWholeLayers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops what it is given at random; .ci/run runs this without -race")
+	}
+	values := []float64{1, 5, 2, 3, 3, 2, 5, 1, 2, 4, 4, 4, 3, 3}
+	allocs := func(k int) float64 {
+		return testing.AllocsPerRun(20, func() { _, _ = SelectN(values, 2, []bool{false, false}, k) })
+	}
+	for _, whole := range []int{4, 6} {
+		if a, cut := allocs(whole), allocs(whole-1); !(a < cut) {
+			t.Errorf("k=%d allocates %v times, k=%d (a cut layer) %v: want fewer", whole, a, whole-1, cut)
+		}
+	}
+}
