@@ -60,9 +60,9 @@ func SelectN(values []float64, dims int, maximize []bool, k int) ([]int, error) 
 		}
 	}
 	if rest := k - taken; rest > 0 {
-		sub := make([]float64, 0, len(last)*dims)
-		for _, i := range last {
-			sub = append(sub, values[i*dims:(i+1)*dims]...)
+		sub := make([]float64, len(last)*dims)
+		for p, i := range last {
+			copy(sub[p*dims:(p+1)*dims], values[i*dims:(i+1)*dims])
 		}
 		dist, _ := CrowdingDistance(sub, dims) // the shape is already checked
 		order := make([]int, len(last))
