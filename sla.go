@@ -75,7 +75,7 @@ func (s SLATarget) validate(prefix string) error {
 // checkBound validates one set bound at path, found at byte offset off (-1
 // when not parsing); 0 means unset and passes.
 func checkBound(path string, v float64, off int) error {
-	if v == 0 || (v > 0 && !math.IsInf(v, 1)) {
+	if v >= 0 && !math.IsInf(v, 1) {
 		return nil
 	}
 	return errorAt(ErrInvalidSLA, path, off, "is %v, want a finite number > 0 (or unset)", v)
