@@ -19,6 +19,13 @@ import (
 // (1e4 rows), the others unchanged.
 var dcBrute = 64
 
+// bruteA reports whether helperA compares the n rows of its call pairwise.
+func bruteA(n int) bool { return n <= dcBrute }
+
+// bruteB reports whether helperB compares its l rows of L and h of H
+// pairwise.
+func bruteB(l, h int) bool { return l*h <= dcBrute*dcBrute }
+
 // sortLayersDC is non-dominated sorting by divide and conquer for two or
 // more columns, O(n log^(d−1) n) for d columns: Jensen's recursion (IEEE
 // TEVC 7(5), 2003) with the handling of equal keys of Fortin, Grenier and
@@ -124,7 +131,7 @@ func (s *dcSorter) helperA(S []int32, k int) {
 	if len(S) < 2 {
 		return
 	}
-	if len(S) <= dcBrute {
+	if bruteA(len(S)) {
 		for b, j := range S {
 			jk, best := s.row(j, k), s.rank[j]
 			for _, i := range S[:b] {
@@ -191,7 +198,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	// them aside for the rest of the call (Buzdalov and Shalyto's rank
 	// filter), keeping both parts in order so that a merge restores L and
 	// H. Neither removal changes top or bottom.
-	if (lowL < bottom || highH > top) && s.idle(L, H, bottom, top)*dcFilter >= len(L)+len(H) {
+	if rankFilterPays(lowL < bottom || highH > top, len(L)+len(H), func() int { return s.idle(L, H, bottom, top) }) {
 		nl := s.keepRanks(L, bottom, math.MaxInt)
 		nh := s.keepRanks(H, math.MinInt, top)
 		s.helperB(L[:nl], H[:nh], k)
@@ -199,7 +206,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 		s.merge(H, nh)
 		return
 	}
-	if len(L)*len(H) <= dcBrute*dcBrute {
+	if bruteB(len(L), len(H)) {
 		s.bruteB(L, H, k)
 		return
 	}
@@ -207,7 +214,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 		s.sweepB(L, H)
 		return
 	}
-	if k == 2 && top-bottom < dcStairRanks*bits.Len(uint(len(L)+len(H))) {
+	if k == 2 && stairsPay(top-bottom, len(L)+len(H)) {
 		s.sweepB2(L, H, bottom, top)
 		return
 	}
@@ -382,6 +389,13 @@ func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
 // the filter always (a large value) or never (0).
 var dcFilter = 8
 
+// rankFilterPays reports whether helperB sets rows aside by layer, of rows
+// rows in all: some can be, and idle, which counts them and is asked only
+// then, says at least one in dcFilter.
+func rankFilterPays(some bool, rows int, idle func() int) bool {
+	return some && idle()*dcFilter >= rows
+}
+
 // merge restores the ascending order of S from its ascending halves S[:cut]
 // and S[cut:].
 func (s *dcSorter) merge(S []int32, cut int) {
@@ -482,6 +496,11 @@ func (s *dcSorter) sweepB(L, H []int32) {
 // 4·log₂ layers rather than 4 cut the thread CPU time from 534 to 224 ms
 // with 4 columns (40 layers) and from 1151 to 658 ms with 5 (21 layers).
 var dcStairRanks = 4
+
+// stairsPay reports whether helperB hands keys 0..2 to sweepB2 when the
+// layers of L reach span above the lowest bound of H, of rows rows in all:
+// under dcStairRanks times the bit length of rows, about log₂ rows.
+func stairsPay(span, rows int) bool { return span < dcStairRanks*bits.Len(uint(rows)) }
 
 // sweepB2 is helperB on keys 0..2 when L holds at most about dcStairRanks
 // log n layers that matter (from bottom, the lowest bound in H, to top, the

@@ -273,3 +273,50 @@ func TestBestCut(t *testing.T) {
 		}
 	}
 }
+
+// TestDCChoices pins the bounds at which the divide and conquer compares
+// rows pairwise, hands keys 0..2 to sweepB2 and sets rows aside by layer,
+// at the default thresholds. Every choice gives the same layers
+// (TestSortLayersDCMatchesPeeling forces each way), so only this test can
+// see a bound move.
+func TestDCChoices(t *testing.T) {
+	if dcBrute != 64 || dcStairRanks != 4 || dcFilter != 8 {
+		t.Fatalf("thresholds %d, %d, %d; this test is written for 64, 4, 8", dcBrute, dcStairRanks, dcFilter)
+	}
+	for _, tt := range []struct {
+		n    int
+		want bool
+	}{{64, true}, {65, false}} {
+		if got := bruteA(tt.n); got != tt.want {
+			t.Errorf("bruteA(%d) = %v", tt.n, got)
+		}
+	}
+	for _, tt := range []struct {
+		l, h int
+		want bool
+	}{{64, 64, true}, {1, 4096, true}, {65, 63, true}, {65, 64, false}, {4097, 1, false}} {
+		if got := bruteB(tt.l, tt.h); got != tt.want {
+			t.Errorf("bruteB(%d, %d) = %v", tt.l, tt.h, got)
+		}
+	}
+	// 100 rows have a bit length of 7: spans under 28 go to sweepB2.
+	for _, tt := range []struct {
+		span, rows int
+		want       bool
+	}{{27, 100, true}, {28, 100, false}, {3, 1, true}, {4, 1, false}, {0, 0, false}} {
+		if got := stairsPay(tt.span, tt.rows); got != tt.want {
+			t.Errorf("stairsPay(%d, %d) = %v", tt.span, tt.rows, got)
+		}
+	}
+	for _, tt := range []struct {
+		some       bool
+		rows, idle int
+		want       bool
+	}{{true, 80, 10, true}, {true, 81, 10, false}, {true, 8, 1, true}, {false, 8, 8, false}, {true, 1, 0, false}} {
+		asked := false
+		got := rankFilterPays(tt.some, tt.rows, func() int { asked = true; return tt.idle })
+		if got != tt.want || asked != tt.some {
+			t.Errorf("rankFilterPays(%v, %d, %d) = %v, idle asked: %v", tt.some, tt.rows, tt.idle, got, asked)
+		}
+	}
+}
