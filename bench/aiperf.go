@@ -31,7 +31,7 @@ import (
 // (the ITL formula above) and the two exports in bench-samples.
 func readAIPerf(r *reader, obj int) {
 	c, prefix := obj, ""
-	if i := r.at(obj, "records", "records"); i >= 0 && r.d.nodes[i].kind == kindObject {
+	if i := r.at(obj, "records", "records"); i != noNode && r.d.nodes[i].kind == kindObject {
 		c, prefix = i, "records."
 	}
 	completed, hasCompleted := r.metricAvg(c, prefix, "request_count", false)
@@ -59,7 +59,7 @@ func readAIPerf(r *reader, obj int) {
 		r.perUser = true
 		r.keyNotef(spica.MetricThroughputPerUser, "%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged; no per-token gaps in this document)", spica.MetricThroughputPerUser, r.tool)
 	}
-	if r.d.field(c, "goodput") >= 0 {
+	if r.d.field(c, "goodput") != noNode {
 		r.notef("goodput is requests/s: not used for %s", spica.MetricGoodput)
 	}
 	cfg := r.d.field(obj, "input_config")
@@ -78,7 +78,7 @@ func readAIPerf(r *reader, obj int) {
 // c, in milliseconds when time is set (by its unit).
 func (r *reader) metricAvg(c int, prefix, name string, time bool) (float64, bool) {
 	m := r.at(c, name, prefix+name)
-	if m < 0 || r.d.nodes[m].kind == kindNull {
+	if m == noNode || r.d.nodes[m].kind == kindNull {
 		return 0, false
 	}
 	if r.d.nodes[m].kind != kindObject {
@@ -109,7 +109,7 @@ func (r *reader) avgInto(c int, prefix, metric string, time bool, names ...strin
 // object at index obj into Meta as key.
 func (r *reader) metaFirst(obj int, key string, names ...string) {
 	i := r.d.path(obj, names...)
-	if i < 0 || r.d.nodes[i].kind != kindArray || r.d.nodes[i].next == i+1 {
+	if i == noNode || r.d.nodes[i].kind != kindArray || r.d.nodes[i].next == i+1 {
 		return
 	}
 	if v, ok := r.metaValue(i + 1); ok {

@@ -358,7 +358,7 @@ func (d *doc) end(i int) int {
 		// The closing bracket follows the last child's end, after white
 		// space.
 		pos := n.off + 1
-		if last := lastChild(d, i); last >= 0 {
+		if last := lastChild(d, i); last != noNode {
 			pos = d.end(last)
 		}
 		for pos < len(d.data) && d.data[pos] != '}' && d.data[pos] != ']' {
@@ -377,9 +377,9 @@ func (d *doc) end(i int) int {
 }
 
 // lastChild is the index of the last child of the container at index i,
-// or -1.
+// or noNode.
 func lastChild(d *doc, i int) int {
-	last := -1
+	last := noNode
 	for j := range d.members(i) {
 		last = j
 	}
@@ -434,17 +434,17 @@ func (r *reader) run() Run {
 	return Run{Tool: r.tool, Report: r.rep, Meta: r.meta, Notes: notes}
 }
 
-// at is the index of member key of the object at index obj, or -1. A key
-// given twice is an error wrapping spica.ErrDuplicateKey, as in
+// at is the index of member key of the object at index obj, or noNode. A
+// key given twice is an error wrapping spica.ErrDuplicateKey, as in
 // spica.ParseReport: which value was meant cannot be known.
 func (r *reader) at(obj int, key, path string) int {
-	if obj < 0 || r.d.nodes[obj].kind != kindObject {
-		return -1
+	if obj == noNode || r.d.nodes[obj].kind != kindObject {
+		return noNode
 	}
-	found := -1
+	found := noNode
 	for j := range r.d.members(obj) {
 		if r.d.nodes[j].keyIs(key) {
-			if found >= 0 && r.err == nil {
+			if found != noNode && r.err == nil {
 				r.err = &spica.Error{Path: path, Offset: int64(r.d.nodes[j].off), Err: spica.ErrDuplicateKey,
 					Msg: "is given twice"}
 			}
@@ -454,12 +454,12 @@ func (r *reader) at(obj int, key, path string) int {
 	return found
 }
 
-// num reads the value at index i as a number. Absent (i < 0) and null are
+// num reads the value at index i as a number. Absent (noNode) and null are
 // missing (ok false). A JSON number, Python's bare NaN/Infinity/-Infinity
 // and a string holding a number ("550", "inf", "Infinity", "nan") are
 // numbers; anything else is an error at path.
 func (r *reader) num(i int, path string) (float64, bool) {
-	if i < 0 {
+	if i == noNode {
 		return 0, false
 	}
 	n := &r.d.nodes[i]
@@ -559,7 +559,7 @@ func (r *reader) metaScalars(obj int, skip func(key string) bool) {
 // into Meta as key, when present.
 func (r *reader) metaAt(obj int, key string, names ...string) {
 	i := r.d.path(obj, names...)
-	if i < 0 {
+	if i == noNode {
 		return
 	}
 	if v, ok := r.metaValue(i); ok {

@@ -90,7 +90,7 @@ func detectObject(d *doc, i int) (Tool, error) {
 		case "world_info":
 			has[toolTRTLLM] = true
 		case "performance":
-			has[toolTRTLLM] = has[toolTRTLLM] || d.field(i, "request_info") >= 0
+			has[toolTRTLLM] = has[toolTRTLLM] || d.field(i, "request_info") != noNode
 		}
 		if strings.HasPrefix(key, "results_") {
 			has[toolLLMPerf] = true
@@ -105,7 +105,7 @@ func detectObject(d *doc, i int) (Tool, error) {
 	}
 	// vLLM and SGLang are known by their header keys only beside the
 	// duration in seconds both write.
-	if d.field(i, "duration") < 0 {
+	if d.field(i, "duration") == noNode {
 		has[toolVLLM], has[toolSGLang] = false, false
 	}
 	var found []Tool

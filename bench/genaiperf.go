@@ -47,10 +47,10 @@ func readGenAIPerf(r *reader, obj int) {
 	r.avgInto(obj, "", spica.MetricMeanTPOT, true, "inter_token_latency")
 	cfg := r.d.field(obj, "input_config")
 	streaming := r.d.path(cfg, "endpoint", "streaming")
-	if streaming < 0 {
+	if streaming == noNode {
 		streaming = r.d.field(cfg, "streaming")
 	}
-	if streaming >= 0 && r.d.nodes[streaming].kind == kindFalse {
+	if streaming != noNode && r.d.nodes[streaming].kind == kindFalse {
 		r.notef("%s left out: a non-streaming run's time_to_first_token is the whole response", spica.MetricMeanTTFT)
 	} else {
 		r.avgInto(obj, "", spica.MetricMeanTTFT, true, "time_to_first_token")
@@ -59,10 +59,10 @@ func readGenAIPerf(r *reader, obj int) {
 		r.set(spica.MetricThroughputPerUser, v)
 		r.perUser = true
 		r.keyNotef(spica.MetricThroughputPerUser, "%s is %s's output_token_throughput_per_user avg (1/ITL per request, averaged)", spica.MetricThroughputPerUser, r.tool)
-	} else if r.d.field(obj, "output_token_throughput_per_request") >= 0 {
+	} else if r.d.field(obj, "output_token_throughput_per_request") != noNode {
 		r.notef("output_token_throughput_per_request is output tokens / request latency, TTFT included: not used as the per-user rate")
 	}
-	if r.d.field(obj, "request_goodput") >= 0 {
+	if r.d.field(obj, "request_goodput") != noNode {
 		r.notef("request_goodput is requests/s: not used for %s", spica.MetricGoodput)
 	}
 	r.metaFirst(cfg, "model", "model_names")
@@ -71,7 +71,7 @@ func readGenAIPerf(r *reader, obj int) {
 	r.metaAt(cfg, "backend", "backend")
 	r.metaAt(cfg, "endpoint_type", "endpoint", "type")
 	r.metaAt(cfg, "endpoint_type", "endpoint_type")
-	if streaming >= 0 {
+	if streaming != noNode {
 		if v, ok := r.metaValue(streaming); ok {
 			r.meta["streaming"] = v
 		}

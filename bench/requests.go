@@ -122,9 +122,9 @@ func eachLine(data []byte, f func(line []byte, base, number int) error) error {
 // detectRecord names the tool of one per-request record, or "".
 func detectRecord(d *doc) Tool {
 	switch {
-	case d.field(0, "metadata") >= 0 && d.field(0, "metrics") >= 0:
+	case d.field(0, "metadata") != noNode && d.field(0, "metrics") != noNode:
 		return AIPerf
-	case d.field(0, "first_token_ms") >= 0 || d.field(0, "last_token_ms") >= 0 || d.field(0, "terminal_status") >= 0:
+	case d.field(0, "first_token_ms") != noNode || d.field(0, "last_token_ms") != noNode || d.field(0, "terminal_status") != noNode:
 		return Dynamo
 	}
 	return ""
@@ -135,7 +135,7 @@ func detectRecord(d *doc) Tool {
 // e2e_latency_ms, itl_ms, input_length, output_length, terminal_status).
 func (r *reader) dynamoRecord(obj int) (request, bool) {
 	req := request{start: math.NaN(), end: math.NaN(), ttft: math.NaN(), e2e: math.NaN(), perUser: math.NaN()}
-	if i := r.at(obj, "terminal_status", "terminal_status"); i >= 0 {
+	if i := r.at(obj, "terminal_status", "terminal_status"); i != noNode {
 		n := &r.d.nodes[i]
 		req.ok = n.kind == kindString && n.text() == "completed"
 	}
@@ -163,22 +163,22 @@ func (r *reader) aiperfRecord(obj int) (req request, keep bool) {
 	req = request{start: math.NaN(), end: math.NaN(), ttft: math.NaN(), e2e: math.NaN(), perUser: math.NaN()}
 	meta := r.at(obj, "metadata", "metadata")
 	phase := r.at(meta, "benchmark_phase", "metadata.benchmark_phase")
-	if phase < 0 {
+	if phase == noNode {
 		phase = r.at(meta, "credit_phase", "metadata.credit_phase")
 	}
-	if phase >= 0 && r.d.nodes[phase].kind == kindString && r.d.nodes[phase].text() != "profiling" {
+	if phase != noNode && r.d.nodes[phase].kind == kindString && r.d.nodes[phase].text() != "profiling" {
 		return req, false
 	}
 	errNode := r.at(obj, "error", "error")
 	cancelled := r.at(meta, "was_cancelled", "metadata.was_cancelled")
-	req.ok = (errNode < 0 || r.d.nodes[errNode].kind == kindNull) &&
-		(cancelled < 0 || r.d.nodes[cancelled].kind != kindTrue)
+	req.ok = (errNode == noNode || r.d.nodes[errNode].kind == kindNull) &&
+		(cancelled == noNode || r.d.nodes[cancelled].kind != kindTrue)
 
 	metrics := r.at(obj, "metrics", "metrics")
 	metric := func(unitless bool, names ...string) float64 {
 		for _, name := range names {
 			m := r.at(metrics, name, "metrics."+name)
-			if m < 0 {
+			if m == noNode {
 				continue
 			}
 			path := "metrics." + name + ".value"
@@ -203,7 +203,7 @@ func (r *reader) aiperfRecord(obj int) (req request, keep bool) {
 
 	ns := func(path string, names ...string) float64 {
 		i := r.d.path(obj, names...)
-		if i < 0 {
+		if i == noNode {
 			return math.NaN()
 		}
 		v, ok := r.num(i, path)
@@ -240,7 +240,7 @@ var msPerUnit = map[string]float64{
 // error at prefix+"unit".
 func (r *reader) toMs(m int, prefix string, v float64, path string) float64 {
 	u := r.at(m, "unit", prefix+"unit")
-	if u < 0 || r.d.nodes[u].kind != kindString {
+	if u == noNode || r.d.nodes[u].kind != kindString {
 		return v
 	}
 	unit := r.d.nodes[u].text()

@@ -452,14 +452,20 @@ func (d *doc) members(i int) func(yield func(j int) bool) {
 // members).
 func (d *doc) elems(i int) func(yield func(j int) bool) { return d.members(i) }
 
+// noNode is the index field, path, at and lastChild give when there is no
+// such node. A node that is there has an index of 0 or more, and only the
+// root has 0, so a test against noNode cannot be mistaken for one against
+// a node.
+const noNode = -1
+
 // field is the index of the member named name of the object at index i, or
-// -1. The last of repeated members wins, as in encoding/json; the readers
-// that need strictness check repeats with dupKey.
+// noNode. The last of repeated members wins, as in encoding/json; the
+// readers that need strictness check repeats with dupKey.
 func (d *doc) field(i int, name string) int {
-	if i < 0 || d.nodes[i].kind != kindObject {
-		return -1
+	if i == noNode || d.nodes[i].kind != kindObject {
+		return noNode
 	}
-	found := -1
+	found := noNode
 	for j := range d.members(i) {
 		if d.nodes[j].keyIs(name) {
 			found = j
@@ -468,13 +474,13 @@ func (d *doc) field(i int, name string) int {
 	return found
 }
 
-// path follows names from the object at index i; -1 when any is missing
-// or not an object on the way.
+// path follows names from the object at index i; noNode when any is
+// missing or not an object on the way.
 func (d *doc) path(i int, names ...string) int {
 	for _, name := range names {
 		i = d.field(i, name)
-		if i < 0 {
-			return -1
+		if i == noNode {
+			return noNode
 		}
 	}
 	return i

@@ -47,7 +47,7 @@ func readTRTLLM(r *reader, obj int) {
 	r.mapped(perf, "performance.", "system_output_throughput_tok_s", spica.MetricOutputThroughput, 1)
 	r.mapped(perf, "performance.", "avg_request_latency_ms", spica.MetricMeanE2ELatency, 1)
 	stream := r.at(obj, "streaming_metrics", "streaming_metrics")
-	if stream < 0 || r.d.nodes[stream].kind != kindObject {
+	if stream == noNode || r.d.nodes[stream].kind != kindObject {
 		r.notef("mean_ttft_ms, mean_tpot_ms and %s left out: no streaming_metrics (a non-streaming run)", spica.MetricThroughputPerUser)
 		r.perUser = true // nothing to fall back on: finish must not note it twice
 	} else {

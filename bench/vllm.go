@@ -39,7 +39,7 @@ func readVLLM(r *reader, obj int) {
 		e2e:    "mean_e2el_ms",
 		e2eHow: "vLLM writes e2el only with --percentile-metrics …,e2el",
 	})
-	if r.at(obj, "request_goodput", "request_goodput") >= 0 || r.at(obj, "request_goodput:", "request_goodput:") >= 0 {
+	if r.at(obj, "request_goodput", "request_goodput") != noNode || r.at(obj, "request_goodput:", "request_goodput:") != noNode {
 		r.notef("request_goodput is requests/s: not used for %s", spica.MetricGoodput)
 	}
 }
@@ -113,7 +113,7 @@ func readServing(r *reader, obj int, k servingKeys) {
 
 func hasStartTimes(r *reader, obj int) bool {
 	i := r.d.field(obj, "start_times")
-	return i >= 0 && r.d.nodes[i].kind == kindArray
+	return i != noNode && r.d.nodes[i].kind == kindArray
 }
 
 // servingRecords builds per-request records from the detailed arrays, when
@@ -124,7 +124,7 @@ func (r *reader) servingRecords(obj int) ([]request, bool) {
 	n := -1
 	for _, name := range []string{"ttfts", "itls", "output_lens", "errors", "latencies", "start_times"} {
 		i := r.at(obj, name, name)
-		if i < 0 || r.d.nodes[i].kind != kindArray {
+		if i == noNode || r.d.nodes[i].kind != kindArray {
 			if name == "ttfts" || name == "itls" || name == "output_lens" {
 				return nil, false
 			}
