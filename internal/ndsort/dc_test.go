@@ -291,21 +291,21 @@ func TestDCChoices(t *testing.T) {
 			t.Errorf("bruteA(%d) = %v", tt.n, got)
 		}
 	}
+	// Of two counts: bruteB's sides multiply to at most 64²; stairsPay's
+	// span is under 4 times the bit length of the rows (7 for 100).
 	for _, tt := range []struct {
-		l, h int
+		name string
+		f    func(a, b int) bool
+		a, b int
 		want bool
-	}{{64, 64, true}, {1, 4096, true}, {65, 63, true}, {65, 64, false}, {4097, 1, false}} {
-		if got := bruteB(tt.l, tt.h); got != tt.want {
-			t.Errorf("bruteB(%d, %d) = %v", tt.l, tt.h, got)
-		}
-	}
-	// 100 rows have a bit length of 7: spans under 28 go to sweepB2.
-	for _, tt := range []struct {
-		span, rows int
-		want       bool
-	}{{27, 100, true}, {28, 100, false}, {3, 1, true}, {4, 1, false}, {0, 0, false}} {
-		if got := stairsPay(tt.span, tt.rows); got != tt.want {
-			t.Errorf("stairsPay(%d, %d) = %v", tt.span, tt.rows, got)
+	}{
+		{"bruteB", bruteB, 64, 64, true}, {"bruteB", bruteB, 1, 4096, true}, {"bruteB", bruteB, 65, 63, true},
+		{"bruteB", bruteB, 65, 64, false}, {"bruteB", bruteB, 4097, 1, false},
+		{"stairsPay", stairsPay, 27, 100, true}, {"stairsPay", stairsPay, 28, 100, false},
+		{"stairsPay", stairsPay, 3, 1, true}, {"stairsPay", stairsPay, 4, 1, false}, {"stairsPay", stairsPay, 0, 0, false},
+	} {
+		if got := tt.f(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s(%d, %d) = %v", tt.name, tt.a, tt.b, got)
 		}
 	}
 	for _, tt := range []struct {
