@@ -198,7 +198,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	// them aside for the rest of the call (Buzdalov and Shalyto's rank
 	// filter), keeping both parts in order so that a merge restores L and
 	// H. Neither removal changes top or bottom.
-	if rankFilterPays(lowL < bottom || highH > top, len(L)+len(H), func() int { return s.idle(L, H, bottom, top) }) {
+	if rankFilterPays(lowL, highH, bottom, top, len(L), len(H), func() int { return s.idle(L, H, bottom, top) }) {
 		nl := s.keepRanks(L, bottom, math.MaxInt)
 		nh := s.keepRanks(H, math.MinInt, top)
 		s.helperB(L[:nl], H[:nh], k)
@@ -214,7 +214,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 		s.sweepB(L, H)
 		return
 	}
-	if k == 2 && stairsPay(top-bottom, len(L)+len(H)) {
+	if k == 2 && stairsPay(top, bottom, len(L), len(H)) {
 		s.sweepB2(L, H, bottom, top)
 		return
 	}
@@ -389,11 +389,13 @@ func (s *dcSorter) keepRanks(S []int32, lo, hi int) int {
 // the filter always (a large value) or never (0).
 var dcFilter = 8
 
-// rankFilterPays reports whether helperB sets rows aside by layer, of rows
-// rows in all: some can be, and idle, which counts them and is asked only
-// then, says at least one in dcFilter.
-func rankFilterPays(some bool, rows int, idle func() int) bool {
-	return some && idle()*dcFilter >= rows
+// rankFilterPays reports whether helperB sets rows aside by layer, with
+// lowL the lowest layer of its l rows of L, top the highest, highH the
+// highest bound of its h rows of H, bottom the lowest: when some row can be
+// (a layer of L below bottom or a bound of H above top), and idle, which
+// counts them and is asked only then, says at least one in dcFilter.
+func rankFilterPays(lowL, highH, bottom, top, l, h int, idle func() int) bool {
+	return (lowL < bottom || highH > top) && idle()*dcFilter >= l+h
 }
 
 // merge restores the ascending order of S from its ascending halves S[:cut]
@@ -498,9 +500,10 @@ func (s *dcSorter) sweepB(L, H []int32) {
 var dcStairRanks = 4
 
 // stairsPay reports whether helperB hands keys 0..2 to sweepB2 when the
-// layers of L reach span above the lowest bound of H, of rows rows in all:
-// under dcStairRanks times the bit length of rows, about log₂ rows.
-func stairsPay(span, rows int) bool { return span < dcStairRanks*bits.Len(uint(rows)) }
+// layers of its l rows of L reach top and the bounds of its h rows of H
+// bottom: when top − bottom is under dcStairRanks times the bit length of
+// l + h, about log₂(l + h).
+func stairsPay(top, bottom, l, h int) bool { return top-bottom < dcStairRanks*bits.Len(uint(l+h)) }
 
 // sweepB2 is helperB on keys 0..2 when L holds at most about dcStairRanks
 // log n layers that matter (from bottom, the lowest bound in H, to top, the

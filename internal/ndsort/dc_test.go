@@ -291,32 +291,42 @@ func TestDCChoices(t *testing.T) {
 			t.Errorf("bruteA(%d) = %v", tt.n, got)
 		}
 	}
-	// Of two counts: bruteB's sides multiply to at most 64²; stairsPay's
-	// span is under 4 times the bit length of the rows (7 for 100).
 	for _, tt := range []struct {
-		name string
-		f    func(a, b int) bool
-		a, b int
+		l, h int
 		want bool
-	}{
-		{"bruteB", bruteB, 64, 64, true}, {"bruteB", bruteB, 1, 4096, true}, {"bruteB", bruteB, 65, 63, true},
-		{"bruteB", bruteB, 65, 64, false}, {"bruteB", bruteB, 4097, 1, false},
-		{"stairsPay", stairsPay, 27, 100, true}, {"stairsPay", stairsPay, 28, 100, false},
-		{"stairsPay", stairsPay, 3, 1, true}, {"stairsPay", stairsPay, 4, 1, false}, {"stairsPay", stairsPay, 0, 0, false},
-	} {
-		if got := tt.f(tt.a, tt.b); got != tt.want {
-			t.Errorf("%s(%d, %d) = %v", tt.name, tt.a, tt.b, got)
+	}{{64, 64, true}, {1, 4096, true}, {65, 63, true}, {65, 64, false}, {4097, 1, false}} {
+		if got := bruteB(tt.l, tt.h); got != tt.want {
+			t.Errorf("bruteB(%d, %d) = %v", tt.l, tt.h, got)
 		}
 	}
+	// 60 + 40 rows have a bit length of 7: layers of L reaching under 28
+	// above the bounds of H go to sweepB2; 40 + 23 rows, 6 bits, under 24.
 	for _, tt := range []struct {
-		some       bool
-		rows, idle int
-		want       bool
-	}{{true, 80, 10, true}, {true, 81, 10, false}, {true, 8, 1, true}, {false, 8, 8, false}, {true, 1, 0, false}} {
+		top, bottom, l, h int
+		want              bool
+	}{{30, 3, 60, 40, true}, {31, 3, 60, 40, false}, {30, 3, 40, 23, false}, {5, 2, 1, 0, true}, {6, 2, 1, 0, false}, {0, 0, 0, 0, false}} {
+		if got := stairsPay(tt.top, tt.bottom, tt.l, tt.h); got != tt.want {
+			t.Errorf("stairsPay(%d, %d, %d, %d) = %v", tt.top, tt.bottom, tt.l, tt.h, got)
+		}
+	}
+	// Layers 2..5 in L, bounds 3..7 in H: row 7 of H is above every layer
+	// of L, row 2 of L below every bound of H.
+	for _, tt := range []struct {
+		lowL, highH, bottom, top, l, h, idle int
+		want                                 bool
+	}{
+		{2, 7, 3, 5, 40, 40, 10, true},  // 10·8 ≥ 80
+		{2, 7, 3, 5, 40, 41, 10, false}, // 80 < 81
+		{3, 7, 3, 5, 40, 40, 10, true},  // only H's above top
+		{2, 5, 3, 5, 40, 40, 10, true},  // only L's below bottom
+		{3, 5, 3, 5, 8, 8, 8, false},    // none can be: idle not asked
+		{1, 5, 3, 5, 1, 0, 0, false},    // 0 < 1
+	} {
 		asked := false
-		got := rankFilterPays(tt.some, tt.rows, func() int { asked = true; return tt.idle })
-		if got != tt.want || asked != tt.some {
-			t.Errorf("rankFilterPays(%v, %d, %d) = %v, idle asked: %v", tt.some, tt.rows, tt.idle, got, asked)
+		got := rankFilterPays(tt.lowL, tt.highH, tt.bottom, tt.top, tt.l, tt.h, func() int { asked = true; return tt.idle })
+		some := tt.lowL < tt.bottom || tt.highH > tt.top
+		if got != tt.want || asked != some {
+			t.Errorf("rankFilterPays(%+v) = %v, idle asked: %v", tt, got, asked)
 		}
 	}
 }
