@@ -1,6 +1,9 @@
 package ndsort
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // bruteB is helperB by comparing pairs: each row of H with the rows of L
 // up to the last whose key 0 is no larger (about half of L on data with
@@ -31,7 +34,7 @@ func (s *dcSorter) bruteB(L, H []int32, k int) {
 			n++
 		}
 		best := s.rank[h]
-		switch pk, pr, hk := keys[:n*w:n*w], ranks[:n], hk[1:]; w {
+		switch pk, pr, hk := slices.Clip(keys[:n*w]), ranks[:n], hk[1:]; w {
 		case 1:
 			best = bruteRow1(pk, pr, hk[0], best)
 		case 2:

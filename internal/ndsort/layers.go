@@ -135,7 +135,7 @@ func peeledLayersDC(values []float64, n, dims int, maximize []bool, layer []int)
 			m++
 		}
 	}
-	sortLayersDC(keys.rows[:m*dims:m*dims], keys.order[:m], dims, layer)
+	sortLayersDC(slices.Clip(keys.rows[:m*dims]), keys.order[:m], dims, layer)
 	for _, i := range keys.order[:m] {
 		layer[i]++
 	}
