@@ -231,7 +231,7 @@ func (s *dcSorter) helperB(L, H []int32, k int) {
 	t := s.threshold(L, H, k, keyTop, false)
 	cl := s.split(L, t, k)
 	ch := s.split(H, t, k)
-	if lopsided(cl+ch, len(L)+len(H)) {
+	if lopsidedSplit(cl, ch, len(L), len(H)) {
 		s.merge(L, cl)
 		s.merge(H, ch)
 		t = s.threshold(L, H, k, keyTop, true)
@@ -300,6 +300,10 @@ func (s *dcSorter) threshold(A, B []int32, k int, top uint64, exact bool) dcCut 
 func lopsided(low, total int) bool {
 	return total > dcSample && min(low, total-low)*16 < total
 }
+
+// lopsidedSplit is lopsided for a cut that put cl of l rows of L and ch of
+// h rows of H on the low side.
+func lopsidedSplit(cl, ch, l, h int) bool { return lopsided(cl+ch, l+h) }
 
 // bestCut puts the rows whose key k is t on the side that leaves the
 // smaller side larger, among the cuts that leave neither side empty.

@@ -229,6 +229,11 @@ func TestLopsided(t *testing.T) {
 			t.Errorf("lopsided(%d, %d) = %v, want %v", tt.low, tt.total, got, tt.want)
 		}
 	}
+	// A cut of L and H together counts both sides: 3 + 1 of 40 + 24 is 4
+	// of 64, not lopsided; 2 + 1 of 40 + 30 is 3 of 70, lopsided.
+	if lopsidedSplit(3, 1, 40, 24) || !lopsidedSplit(2, 1, 40, 30) {
+		t.Error("lopsidedSplit does not count the two sides together")
+	}
 }
 
 // TestIdle counts the rows the rank filter may set aside: rows of L below
