@@ -178,6 +178,12 @@ func TestEdgeReadings(t *testing.T) {
 	if runs[0].Meta["x"] != false || runs[1].Meta["y"] != true || runs[2].Meta["z"] != "}]" {
 		t.Errorf("Meta %v %v %v", runs[0].Meta, runs[1].Meta, runs[2].Meta)
 	}
+	// An empty model_names array gives no model; the node after it, the
+	// backend's string, is not taken for its first element.
+	run0 := read(`{"request_throughput": {"unit": "requests/sec", "avg": 1}, "input_config": {"model_names": [], "backend": "x"}}`, Options{Tool: GenAIPerf})[0]
+	if m, ok := run0.Meta["model"]; ok || run0.Meta["backend"] != "x" {
+		t.Errorf("empty model_names: Meta model %v (present %v), backend %v", m, ok, run0.Meta["backend"])
+	}
 	// An empty array is no run and no error.
 	if runs := read(`[]`, Options{}); len(runs) != 0 {
 		t.Errorf("%v", runs)
