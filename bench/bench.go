@@ -397,13 +397,13 @@ type reader struct {
 	notes []note
 
 	gpus      int     // GPUs the document states, 0 when none
-	completed float64 // completed requests, -1 when unknown
+	completed float64 // completed requests, NaN when unknown
 	perUser   bool    // the per-user key was set by the tool's reader
 	goodput   bool    // goodput was computed from records, or why not noted
 }
 
 func newReader(d *doc, tool Tool) *reader {
-	return &reader{d: d, tool: tool, rep: spica.Report{}, meta: map[string]any{}, completed: -1}
+	return &reader{d: d, tool: tool, rep: spica.Report{}, meta: map[string]any{}, completed: math.NaN()}
 }
 
 // fail keeps the first error.

@@ -184,6 +184,16 @@ func TestEdgeReadings(t *testing.T) {
 	if m, ok := run0.Meta["model"]; ok || run0.Meta["backend"] != "x" {
 		t.Errorf("empty model_names: Meta model %v (present %v), backend %v", m, ok, run0.Meta["backend"])
 	}
+	// Dynamo's reports are cut out of the array by their closing brace: one
+	// found after a null or false last member, not at a bracket in the key
+	// before it. No GPU count given, none recorded.
+	dyn := read(`[{"duration_ms": 1000, "a]": null}, {"duration_ms": 2000, "b}": false}]`, Options{Tool: Dynamo})
+	if len(dyn) != 2 || dyn[0].Report[kDur] != 1000 || dyn[1].Report[kDur] != 2000 {
+		t.Errorf("Dynamo runs %v", dyn)
+	}
+	if g, ok := dyn[0].Meta[gpusKey]; ok {
+		t.Errorf("no GPU count given, Meta %s = %v", gpusKey, g)
+	}
 	// An empty array is no run and no error.
 	if runs := read(`[]`, Options{}); len(runs) != 0 {
 		t.Errorf("%v", runs)
