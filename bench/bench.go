@@ -361,10 +361,8 @@ func (d *doc) end(i int) int {
 		if last := lastChild(d, i); last != noNode {
 			pos = d.end(last)
 		}
-		for pos < len(d.data) && d.data[pos] != '}' && d.data[pos] != ']' {
-			pos++
-		}
-		return pos + 1
+		// The document parsed, so the bracket is there.
+		return pos + bytes.IndexAny(d.data[pos:], "}]") + 1
 	case kindString:
 		return n.off + len(n.raw) + 2
 	case kindNumber:
