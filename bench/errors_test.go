@@ -194,6 +194,11 @@ func TestEdgeReadings(t *testing.T) {
 	if g, ok := dyn[0].Meta[gpusKey]; ok {
 		t.Errorf("no GPU count given, Meta %s = %v", gpusKey, g)
 	}
+	// \u escapes with every bound of the hex digits: 0, 9, a, f, A, F.
+	esc := read(`{"duration": 1, "model_id": "\u0030\u0039\u00aF\u00Af\u00e9"}`, Options{})[0]
+	if m := esc.Meta["model_id"]; m != "09\u00af\u00af\u00e9" {
+		t.Errorf("model_id %q, want %q", m, "09\u00af\u00af\u00e9")
+	}
 	// An empty array is no run and no error.
 	if runs := read(`[]`, Options{}); len(runs) != 0 {
 		t.Errorf("%v", runs)
