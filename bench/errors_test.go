@@ -40,6 +40,7 @@ func TestErrors(t *testing.T) {
 		{"Inf", "read", `{"a": Inf}`, Options{}, spica.ErrInvalidReport, "", 6, "invalid number"},
 		{"dot", "read", `{"a": 1.}`, Options{}, spica.ErrInvalidReport, "", 6, "no digit after '.'"},
 		{"exponent", "read", `{"a": 1e+}`, Options{}, spica.ErrInvalidReport, "", 6, "no digit in the exponent"},
+		{"exponent at the end", "read", `{"a": 1e`, Options{}, spica.ErrInvalidReport, "", 6, "no digit in the exponent"},
 		{"leading zero", "read", `{"a": 01}`, Options{}, spica.ErrInvalidReport, "", 7, "unexpected '1', want ',' or '}' in an object"},
 		{"NaNa", "read", `{"a": NaNa}`, Options{}, spica.ErrInvalidReport, "", 9, "unexpected 'a', want ',' or '}' in an object"},
 		{"colon", "read", `{"a" 1}`, Options{}, spica.ErrInvalidReport, "", 5, "unexpected '1', want ':' after a key"},
@@ -198,6 +199,11 @@ func TestEdgeReadings(t *testing.T) {
 	esc := read(`{"duration": 1, "model_id": "\u0030\u0039\u00aF\u00Af\u00e9"}`, Options{})[0]
 	if m := esc.Meta["model_id"]; m != "09\u00af\u00af\u00e9" {
 		t.Errorf("model_id %q, want %q", m, "09\u00af\u00af\u00e9")
+	}
+	// Depth is nesting, not count: 10001 empty arrays side by side are one
+	// level below x.
+	if wide := read(`{"duration": 1, "model_id": "m", "x": [`+strings.Repeat("[], ", 10000)+`[]]}`, Options{}); len(wide) != 1 {
+		t.Errorf("%d runs", len(wide))
 	}
 	// An empty array is no run and no error.
 	if runs := read(`[]`, Options{}); len(runs) != 0 {

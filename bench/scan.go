@@ -285,26 +285,26 @@ func (p *parser) number() ([]byte, error) {
 		}
 	}
 	i := start
-	if i < len(p.data) && p.data[i] == '-' {
+	if p.data[i] == '-' { // start is at the value's first byte
 		i++
 	}
-	digits := func() int {
-		n := 0
+	// digits moves past a run of digits and reports whether there was one.
+	digits := func() bool {
+		from := i
 		for i < len(p.data) && p.data[i] >= '0' && p.data[i] <= '9' {
 			i++
-			n++
 		}
-		return n
+		return i != from
 	}
 	switch {
 	case i < len(p.data) && p.data[i] == '0':
 		i++
-	case digits() == 0:
+	case !digits():
 		return nil, syntaxError(start, "invalid number")
 	}
 	if i < len(p.data) && p.data[i] == '.' {
 		i++
-		if digits() == 0 {
+		if !digits() {
 			return nil, syntaxError(start, "invalid number: no digit after '.'")
 		}
 	}
@@ -313,7 +313,7 @@ func (p *parser) number() ([]byte, error) {
 		if i < len(p.data) && (p.data[i] == '+' || p.data[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		if !digits() {
 			return nil, syntaxError(start, "invalid number: no digit in the exponent")
 		}
 	}
