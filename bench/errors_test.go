@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -238,6 +239,11 @@ func TestEdgeReadings(t *testing.T) {
 {"metadata": {"timestamp_ns": 0, "credit_phase": "warmup"}, "metrics": {"output_sequence_length": {"value": 100}}, "error": null}`), Options{})
 	if err != nil || rec.Report[kDur] != 8 || rec.Report[kOut] != 500 || rec.Report[kNum] != 2 || rec.Report[kE2E] != 3 {
 		t.Errorf("%v %v", rec.Report, err)
+	}
+	// The note on the throughput gives the token count in full.
+	rec, err = ReadRequests([]byte(`{"arrival_time_ms": 0, "last_token_ms": 500, "ttft_ms": 100, "e2e_latency_ms": 500, "output_length": 1234, "terminal_status": "completed"}`), Options{})
+	if want := "output_throughput_tok_s is the completed requests' 1234 output tokens / duration"; err != nil || !slices.Contains(rec.Notes, want) {
+		t.Errorf("notes %q, %v; want %q", rec.Notes, err, want)
 	}
 	// The replay's record without output_length counts 0 tokens.
 	rec, err = ReadRequests([]byte(`{"arrival_time_ms": 0, "last_token_ms": 500, "ttft_ms": 100, "e2e_latency_ms": 500, "terminal_status": "completed"}`), Options{})
