@@ -60,6 +60,10 @@ func TestErrors(t *testing.T) {
 		// Documents that are no run.
 		{"not an object", "read", `[1]`, Options{}, spica.ErrInvalidReport, "", 1, "a run must be a JSON object, got a number"},
 		{"no tool", "read", `{"a": 1}`, Options{}, spica.ErrInvalidReport, "", 0, "no tool matches the document's keys"},
+		// A per-request element that is no number names itself, and the
+		// gap in the request's itls list: 33 + 16 + 18 + 15 and 33 + 16 + 8 + 2.
+		{"output_lens element", "read", vllmHead + `"ttfts": [0.1], "itls": [[0.01]], "output_lens": [true]}`, Options{}, spica.ErrInvalidReport, "output_lens[0]", 83, "is true, want a number"},
+		{"itls element", "read", vllmHead + `"ttfts": [0.1], "itls": [[true, 0.01]], "output_lens": [2]}`, Options{}, spica.ErrInvalidReport, "itls[0][0]", 59, "is true, want a number"},
 		{"beyond float64", "read", vllmHead + `"mean_ttft_ms": 1e400}`, Options{}, spica.ErrInvalidReport, "mean_ttft_ms", 49, "is 1e400, beyond the float64 range"},                                                    // 33 + 16
 		{"metric not an object", "read", `{"aiperf_version": "1", "request_count": 5, "time_to_first_token": {"avg": 1}}`, Options{}, spica.ErrInvalidReport, "request_count", 41, "is a number, want a metric object"}, // 24 + 17
 		{"unit", "read", `{"aiperf_version": "1", "time_to_first_token": {"unit": "h", "avg": 1}}`, Options{}, spica.ErrInvalidReport, "time_to_first_token.unit", 56, `is "h", want a time unit`},                      // 24 + 23 + 9
