@@ -71,8 +71,9 @@ func TestErrors(t *testing.T) {
 		{"gap", "read", vllmHead + `"ttfts": [0.5], "itls": [[0.25, true]], "output_lens": [2]}`, Options{}, spica.ErrInvalidReport, "itls[0][1]", 65, "is true, want a number"},                                        // 33 + 16 + 8 + 8
 		{"ttft", "read", vllmHead + `"ttfts": ["x"], "itls": [[]], "output_lens": [2]}`, Options{}, spica.ErrInvalidReport, "ttfts[0]", 43, `is "x", want a number`},                                                    // 33 + 9 + 1
 		{"world size", "read", `{"world_info": {"world_size": 2.5}}`, Options{}, spica.ErrInvalidReport, "world_info.world_size", 30, "is 2.5, want a GPU count"},                                                       // `{"world_info": ` 15 + `{"world_size": ` 15
-		{"dynamo metric", "read", `{"duration_ms": "soon"}`, Options{}, spica.ErrInvalidReport, "duration_ms", 16, "must be a number"},                                                                                  // `{"duration_ms": ` is 16 bytes
-		{"line 2", "read", "{\"duration_ms\": 1}\n{\"duration_ms\": true}\n", Options{}, spica.ErrInvalidReport, "duration_ms", 35, "line 2: "},                                                                         // line 1 and its newline 19 bytes, + 16
+		{"world size past 2^20", "read", `{"world_info": {"world_size": 1048577}}`, Options{}, spica.ErrInvalidReport, "world_info.world_size", 30, "is 1.048577e+06, want a GPU count"},
+		{"dynamo metric", "read", `{"duration_ms": "soon"}`, Options{}, spica.ErrInvalidReport, "duration_ms", 16, "must be a number"},          // `{"duration_ms": ` is 16 bytes
+		{"line 2", "read", "{\"duration_ms\": 1}\n{\"duration_ms\": true}\n", Options{}, spica.ErrInvalidReport, "duration_ms", 35, "line 2: "}, // line 1 and its newline 19 bytes, + 16
 
 		// Options.
 		{"tool", "read", `{}`, Options{Tool: "vllm2"}, spica.ErrInvalidReport, "Options.Tool", -1, `is "vllm2", want one of dynamo, vllm, sglang, aiperf, genai-perf, llmperf, trtllm-bench`},
@@ -212,6 +213,10 @@ func TestEdgeReadings(t *testing.T) {
 	// level below x.
 	if wide := read(`{"duration": 1, "model_id": "m", "x": [`+strings.Repeat("[], ", 10000)+`[]]}`, Options{}); len(wide) != 1 {
 		t.Errorf("%d runs", len(wide))
+	}
+	// trtllm-bench's world size of 2^20 GPUs is the most taken.
+	if m := read(`{"world_info": {"world_size": 1048576}}`, Options{})[0].Meta; m[gpusKey] != 1<<20 {
+		t.Errorf("world_size 2^20: Meta %v", m)
 	}
 	// An empty array is no run and no error.
 	if runs := read(`[]`, Options{}); len(runs) != 0 {
