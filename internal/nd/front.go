@@ -165,6 +165,15 @@ type marksScratch struct {
 
 var marksPool = sync.Pool{New: func() any { return new(marksScratch) }}
 
+// keyMatrix is KeyMatrix of the n rows of values, in sc's memory where sc
+// is not nil (then valid until sc is used again).
+func (sc *marksScratch) keyMatrix(values []float64, n, dims int, flip []uint64) []uint64 {
+	if sc == nil {
+		return KeyMatrix(values[:n*dims], dims, flip)
+	}
+	return keyMatrixInto(Grow(&sc.keys, n*dims), values[:n*dims], dims, flip)
+}
+
 // marksPoolRows is the most rows whose frontMarks scratch Front pools; a
 // variable so that tests can force either way.
 var marksPoolRows = 4096
@@ -232,10 +241,8 @@ func frontMarks(values []float64, n, dims int, flip []uint64, t ndTuning, sc *ma
 	var keys []uint64
 	if n >= t.prefilterMin {
 		keys, rows = pivotFilter(values, n, dims, flip, t.probeAt(n), sc)
-	} else if sc != nil {
-		keys = keyMatrixInto(Grow(&sc.keys, n*dims), values[:n*dims], dims, flip)
 	} else {
-		keys = KeyMatrix(values, dims, flip)
+		keys = sc.keyMatrix(values, n, dims, flip)
 	}
 	m := len(keys) / dims
 	if dims == 3 {

@@ -199,10 +199,7 @@ func pivotFilter(values []float64, n, dims int, flip []uint64, probe int, sc *ma
 	stale := 0 // survivors before this one were tested against older pivots
 	for r := 0; r < n; r++ {
 		if r == probe && 2*len(rows) > r {
-			if sc != nil {
-				return keyMatrixInto(keys[:n*dims], values[:n*dims], dims, flip), nil
-			}
-			return KeyMatrix(values, dims, flip), nil
+			return sc.keyMatrix(values, n, dims, flip), nil
 		}
 		v := values[r*dims : (r+1)*dims]
 		for c, x := range v {
