@@ -1,6 +1,7 @@
 package spica
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -42,6 +43,17 @@ func nonFiniteValue(b []byte) (float64, bool) {
 	return 0, false
 }
 
+// nonFinitePrefix returns the spelling of the non-finite token data starts
+// with, "" if none.
+func nonFinitePrefix(data []byte) string {
+	for _, tok := range nonFiniteTokens {
+		if bytes.HasPrefix(data, []byte(tok.name)) {
+			return tok.name
+		}
+	}
+	return ""
+}
+
 // numberSpan checks the number at the position (with nonFinite, also one of
 // the bare non-finite tokens) and moves past it, returning its start. Only
 // JSON's grammar is accepted: no '+', no hex, no '_', no leading zeros.
@@ -49,14 +61,12 @@ func (r *jsonReader) numberSpan() (start int, err error) {
 	r.skipSpace()
 	start = r.pos
 	if r.nonFinite {
-		for _, tok := range nonFiniteTokens {
-			if len(r.data)-r.pos >= len(tok.name) && string(r.data[r.pos:r.pos+len(tok.name)]) == tok.name {
-				r.pos += len(tok.name)
-				if r.marks != nil {
-					*r.marks = append(*r.marks, start)
-				}
-				return start, nil
+		if tok := nonFinitePrefix(r.data[r.pos:]); tok != "" {
+			r.pos += len(tok)
+			if r.marks != nil {
+				*r.marks = append(*r.marks, start)
 			}
+			return start, nil
 		}
 	}
 	if r.pos < len(r.data) && r.data[r.pos] == '-' {

@@ -1,9 +1,6 @@
 package spica
 
-import (
-	"bytes"
-	"strconv"
-)
+import "strconv"
 
 // NormalizeJSON returns data as standard JSON: each bare NaN, Infinity or
 // -Infinity token outside a string, as Python's json module writes
@@ -29,15 +26,10 @@ func NormalizeJSON(data []byte) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(data)+2*len(marks))
 	prev := 0
-	for _, at := range marks {
-		out = append(out, data[prev:at]...)
-		for _, tok := range nonFiniteTokens {
-			if bytes.HasPrefix(data[at:], []byte(tok.name)) {
-				out = strconv.AppendQuote(out, tok.name)
-				prev = at + len(tok.name)
-				break
-			}
-		}
+	for _, at := range marks { // each at a token numberSpan read
+		tok := nonFinitePrefix(data[at:])
+		out = strconv.AppendQuote(append(out, data[prev:at]...), tok)
+		prev = at + len(tok)
 	}
 	return append(out, data[prev:]...), nil
 }
