@@ -242,15 +242,36 @@ func TestEdgeReadings(t *testing.T) {
 	}
 	// AIPerf's pre-1.0 records: credit_phase and timestamp_ns (a null
 	// request_start_ns falls back as an absent one does), the end as
-	// start + latency (2 + 3 = 5 ms); min_request_timestamp and
-	// max_response_timestamp (1 and 9 ms); a null token count is 0; a
-	// warm-up credit phase left out. Duration 9 − 1 = 8 ms; 4 tokens /
-	// 0.008 s = 500 tok/s.
-	rec, err := ReadRequests([]byte(`{"metadata": {"request_start_ns": null, "timestamp_ns": 2000000, "credit_phase": "profiling"}, "metrics": {"request_latency": {"value": 3, "unit": "ms"}, "output_sequence_length": {"value": 4}}, "error": null}
+	// start + latency (2 + 15 = 17 ms, the last end); min_request_timestamp
+	// and max_response_timestamp (1 and 9 ms); a null token count is 0; a
+	// warm-up credit phase left out. Duration 17 − 1 = 16 ms; 4 tokens /
+	// 0.016 s = 250 tok/s.
+	rec, err := ReadRequests([]byte(`{"metadata": {"request_start_ns": null, "timestamp_ns": 2000000, "credit_phase": "profiling"}, "metrics": {"request_latency": {"value": 15, "unit": "ms"}, "output_sequence_length": {"value": 4}}, "error": null}
 {"metadata": {"credit_phase": "profiling"}, "metrics": {"min_request_timestamp": {"value": 1000000, "unit": "ns"}, "max_response_timestamp": {"value": 9000000, "unit": "ns"}, "request_latency": {"value": null}, "output_sequence_length": {"value": null}}, "error": null}
 {"metadata": {"timestamp_ns": 0, "credit_phase": "warmup"}, "metrics": {"output_sequence_length": {"value": 100}}, "error": null}`), Options{})
-	if err != nil || rec.Report[kDur] != 8 || rec.Report[kOut] != 500 || rec.Report[kNum] != 2 || rec.Report[kE2E] != 3 {
+	if err != nil || rec.Report[kDur] != 16 || rec.Report[kOut] != 250 || rec.Report[kNum] != 2 || rec.Report[kE2E] != 15 {
 		t.Errorf("%v %v", rec.Report, err)
+	}
+	// Records that span no time give no duration, throughput or goodput:
+	// 3 tokens / 0 ms would be +Inf tok/s, 0 tokens NaN. AIPerf's two
+	// requests start and end at 1 ms; the replay's clock reads 0 ms.
+	for _, data := range []string{
+		`{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 3}}}
+{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 0}}}`,
+		`{"arrival_time_ms": 0, "last_token_ms": 0, "ttft_ms": 0, "e2e_latency_ms": 0, "output_length": 0, "terminal_status": "completed"}`,
+	} {
+		rec, err := ReadRequests([]byte(data), Options{SLA: sla(0, 0, 5)})
+		_, hasDur := rec.Report[kDur]
+		_, hasOut := rec.Report[kOut]
+		_, hasGood := rec.Report[kGood]
+		if err != nil || hasDur || hasOut || hasGood || rec.Report[kDone] == 0 {
+			t.Errorf("%s: %v %v", data, rec.Report, err)
+		}
+		span := "the completed requests span 0 ms, no time"
+		if !slices.Contains(rec.Notes, "duration_ms and output_throughput_tok_s left out: "+span) ||
+			!slices.Contains(rec.Notes, kGood+" left out: "+span+" to divide the good requests' tokens by") {
+			t.Errorf("%s: notes %q", data, rec.Notes)
+		}
 	}
 	// The note on the throughput gives the token count in full.
 	rec, err = ReadRequests([]byte(`{"arrival_time_ms": 0, "last_token_ms": 500, "ttft_ms": 100, "e2e_latency_ms": 500, "output_length": 1234, "terminal_status": "completed"}`), Options{})

@@ -40,7 +40,9 @@ type request struct {
 // the output tokens of the good requests / duration, where a request is
 // good iff TTFT ≤ ttft_ms, e2e ≤ e2e_ms and (e2e − TTFT)/(tokens − 1) ≤
 // itl_ms for every bound the SLA sets, inclusive, the last check skipped
-// for a request of one token or none (SPEC §13).
+// for a request of one token or none (SPEC §13). Records that span no
+// time (a duration of 0 ms or less) give no duration, throughput or
+// goodput: a Note says so, where tokens / 0 would be an infinite rate.
 //
 // Errors are those of [Read]; a bad record names its line. It costs
 // O(len(data)).
@@ -255,7 +257,7 @@ func (r *reader) toMs(m int, prefix string, v float64, path string) float64 {
 // summarize computes every key of a Run from its records (see
 // ReadRequests). durationMs is the run's duration when the caller knows it
 // better than the records' spans (the replay's clock, a document's
-// duration), NaN otherwise.
+// duration), NaN otherwise. A duration that is not positive is none.
 func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	var completed, tokens float64
 	first, last := math.Inf(1), math.Inf(-1)
@@ -282,16 +284,27 @@ func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	r.set(keyNumRequests, float64(len(reqs)))
 	r.set(keyCompleted, completed)
 	r.completed = completed
-	if math.IsNaN(durationMs) && first <= last {
+	derived := math.IsNaN(durationMs) && first <= last
+	if derived {
 		durationMs = last - first
-		r.notef("duration_ms is the last end − the first start of the completed requests")
 	}
-	if !math.IsNaN(durationMs) {
+	// A run that spans no time has no rate: tokens / 0 ms is +Inf (NaN
+	// for no tokens), which would rank first.
+	noTime := "the records carry no start and end times"
+	switch {
+	case durationMs > 0:
+		if derived {
+			r.notef("duration_ms is the last end − the first start of the completed requests")
+		}
 		r.set(spica.MetricDurationMs, durationMs)
 		r.set(spica.MetricOutputThroughput, tokens/(durationMs/1000))
 		r.notef("output_throughput_tok_s is the completed requests' %s output tokens / duration", strconv.FormatFloat(tokens, 'g', -1, 64))
-	} else {
-		r.notef("duration_ms and output_throughput_tok_s left out: the records carry no start and end times")
+	case math.IsNaN(durationMs):
+		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
+	default:
+		noTime = "the completed requests span " + strconv.FormatFloat(durationMs, 'g', -1, 64) + " ms, no time"
+		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
+		durationMs = math.NaN()
 	}
 	ttft.put(r, spica.MetricMeanTTFT, "time to first token")
 	e2e.put(r, spica.MetricMeanE2ELatency, "end-to-end latency")
@@ -299,7 +312,7 @@ func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	r.perUserFromRecords(reqs)
 	if opt.SLA != nil && !opt.SLA.IsZero() && math.IsNaN(durationMs) {
 		r.goodput = true
-		r.notef("%s left out: the records carry no start and end times to divide the good requests' tokens by", spica.MetricGoodput)
+		r.notef("%s left out: %s to divide the good requests' tokens by", spica.MetricGoodput, noTime)
 	} else if opt.SLA != nil && !opt.SLA.IsZero() {
 		good := 0.0
 		for i := range reqs {
