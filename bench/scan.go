@@ -361,7 +361,7 @@ func unescape(raw []byte, esc bool) string {
 		case 'u':
 			r := hex4(raw[i+1 : i+5])
 			i += 4
-			if utf16.IsSurrogate(r) && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+			if utf16.IsSurrogate(r) && i+7 <= len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
 				if r2 := hex4(raw[i+3 : i+7]); utf16.DecodeRune(r, r2) != utf8.RuneError {
 					r = utf16.DecodeRune(r, r2)
 					i += 6
