@@ -331,3 +331,33 @@ func TestLocateOtherErrors(t *testing.T) {
 		t.Errorf("%#v, input now %#v", g, e)
 	}
 }
+
+// TestServingRecordsStorage: each request's gaps are allocated once, at
+// the number of elements its itls array holds, and reading a number
+// element takes the fast path, which allocates nothing (an error path
+// is built only for a bad element).
+func TestServingRecordsStorage(t *testing.T) {
+	d, err := parseDoc([]byte(`{"ttfts": [0.1, 0.2], "itls": [[0.01, 0.02, 0.03], []], "output_lens": [4, 1]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReader(&d, VLLM)
+	reqs, ok := r.servingRecords(0)
+	if !ok || r.err != nil || len(reqs) != 2 {
+		t.Fatalf("%v %v %v", reqs, ok, r.err)
+	}
+	if g := reqs[0].gaps; len(g) != 3 || cap(g) != 3 || g[0] != 10 || g[2] != 30 {
+		t.Errorf("gaps %v, cap %d; want [10 20 30], cap 3", g, cap(g))
+	}
+	if g := reqs[1].gaps; g == nil || cap(g) != 0 {
+		t.Errorf("gaps %#v; want empty, not nil", g)
+	}
+	ttft := d.path(0, "ttfts") + 1 // the array's first element
+	if allocs := testing.AllocsPerRun(100, func() {
+		if v, ok := r.elemNum(ttft, "ttfts", 0, -1); !ok || v != 0.1 {
+			t.Errorf("%v %v", v, ok)
+		}
+	}); allocs != 0 {
+		t.Errorf("elemNum allocates %v times for a number", allocs)
+	}
+}
