@@ -67,6 +67,7 @@ func TestErrors(t *testing.T) {
 		{"beyond float64", "read", vllmHead + `"mean_ttft_ms": 1e400}`, Options{}, spica.ErrInvalidReport, "mean_ttft_ms", 49, "is 1e400, beyond the float64 range"},                                                    // 33 + 16
 		{"metric not an object", "read", `{"aiperf_version": "1", "request_count": 5, "time_to_first_token": {"avg": 1}}`, Options{}, spica.ErrInvalidReport, "request_count", 41, "is a number, want a metric object"}, // 24 + 17
 		{"unit", "read", `{"aiperf_version": "1", "time_to_first_token": {"unit": "h", "avg": 1}}`, Options{}, spica.ErrInvalidReport, "time_to_first_token.unit", 56, `is "h", want a time unit`},                      // 24 + 23 + 9
+		{"first array empty", "read", vllmHead + `"ttfts": [], "itls": [[0.1]], "output_lens": [1]}`, Options{}, spica.ErrInvalidReport, "itls", 54, "holds 1 entries, the other per-request arrays 0"},                 // 33 + 13 + 8
 		{"arrays differ", "read", vllmHead + `"ttfts": [0.5], "itls": [[]], "output_lens": [1, 2]}`, Options{}, spica.ErrInvalidReport, "output_lens", 78, "holds 2 entries, the other per-request arrays 1"},           // 33 + 16 + 14 + 15
 		{"gap", "read", vllmHead + `"ttfts": [0.5], "itls": [[0.25, true]], "output_lens": [2]}`, Options{}, spica.ErrInvalidReport, "itls[0][1]", 65, "is true, want a number"},                                        // 33 + 16 + 8 + 8
 		{"ttft", "read", vllmHead + `"ttfts": ["x"], "itls": [[]], "output_lens": [2]}`, Options{}, spica.ErrInvalidReport, "ttfts[0]", 43, `is "x", want a number`},                                                    // 33 + 9 + 1
@@ -254,23 +255,35 @@ func TestEdgeReadings(t *testing.T) {
 	}
 	// Records that span no time give no duration, throughput or goodput:
 	// 3 tokens / 0 ms would be +Inf tok/s, 0 tokens NaN. AIPerf's two
-	// requests start and end at 1 ms; the replay's clock reads 0 ms.
-	for _, data := range []string{
-		`{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 3}}}
-{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 0}}}`,
-		`{"arrival_time_ms": 0, "last_token_ms": 0, "ttft_ms": 0, "e2e_latency_ms": 0, "output_length": 0, "terminal_status": "completed"}`,
+	// requests start and end at 1 ms; the replay's clock reads 0 ms; a
+	// vLLM document whose records hold no start times says -1.5 s.
+	for _, c := range []struct{ data, ms string }{
+		{`{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 3}}}
+{"metadata": {"request_start_ns": 1000000, "request_end_ns": 1000000}, "metrics": {"request_latency": {"value": 0}, "output_sequence_length": {"value": 0}}}`, "0"},
+		{`{"arrival_time_ms": 0, "last_token_ms": 0, "ttft_ms": 0, "e2e_latency_ms": 0, "output_length": 0, "terminal_status": "completed"}`, "0"},
+		{`{"duration": -1.5, "completed": 1, "ttfts": [0.1], "itls": [[0.01]], "output_lens": [2], "latencies": [0.11]}`, "-1500"},
 	} {
-		rec, err := ReadRequests([]byte(data), Options{SLA: sla(0, 0, 5)})
+		var rec Run
+		var err error
+		if strings.HasPrefix(c.data, `{"duration"`) {
+			var runs []Run
+			runs, err = Read([]byte(c.data), Options{Tool: VLLM, SLA: sla(0, 0, 5)})
+			if len(runs) == 1 {
+				rec = runs[0]
+			}
+		} else {
+			rec, err = ReadRequests([]byte(c.data), Options{SLA: sla(0, 0, 5)})
+		}
 		_, hasDur := rec.Report[kDur]
 		_, hasOut := rec.Report[kOut]
 		_, hasGood := rec.Report[kGood]
-		if err != nil || hasDur || hasOut || hasGood || rec.Report[kDone] == 0 {
-			t.Errorf("%s: %v %v", data, rec.Report, err)
+		if err != nil || hasDur || hasOut || hasGood || !(rec.Report[kDone] > 0) {
+			t.Errorf("%s: %v %v", c.data, rec.Report, err)
 		}
-		span := "the completed requests span 0 ms, no time"
-		if !slices.Contains(rec.Notes, "duration_ms and output_throughput_tok_s left out: "+span) ||
-			!slices.Contains(rec.Notes, kGood+" left out: "+span+" to divide the good requests' tokens by") {
-			t.Errorf("%s: notes %q", data, rec.Notes)
+		why := "the duration is " + c.ms + " ms, no time"
+		if !slices.Contains(rec.Notes, "duration_ms and output_throughput_tok_s left out: "+why) ||
+			!slices.Contains(rec.Notes, kGood+" left out: "+why+" to divide the good requests' tokens by") {
+			t.Errorf("%s: notes %q", c.data, rec.Notes)
 		}
 	}
 	// The note on the throughput gives the token count in full.

@@ -302,7 +302,7 @@ func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	case math.IsNaN(durationMs):
 		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
 	default:
-		noTime = "the completed requests span " + strconv.FormatFloat(durationMs, 'g', -1, 64) + " ms, no time"
+		noTime = "the duration is " + strconv.FormatFloat(durationMs, 'g', -1, 64) + " ms, no time"
 		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
 		durationMs = math.NaN()
 	}
