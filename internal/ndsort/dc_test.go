@@ -335,3 +335,49 @@ func TestDCChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestStairsAddKeepsNoRedundantStep: the sweeps' staircase holds only
+// steps that ascend in both key 1 and layer; a row no step can use is not
+// added, and the steps a new row makes redundant go. Worked by hand.
+func TestStairsAddKeepsNoRedundantStep(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		add  []dcStep
+		want []dcStep
+	}{
+		{"a larger key of the same layer adds nothing", []dcStep{{3, 2}, {5, 2}}, []dcStep{{3, 2}}},
+		{"an equal key of a higher layer replaces", []dcStep{{5, 1}, {5, 2}}, []dcStep{{5, 2}}},
+		{"a smaller key of the same layer replaces", []dcStep{{7, 2}, {5, 2}}, []dcStep{{5, 2}}},
+		{"a smaller key of a lower layer goes before", []dcStep{{7, 2}, {5, 1}}, []dcStep{{5, 1}, {7, 2}}},
+		{"one row drops two steps", []dcStep{{1, 0}, {4, 1}, {6, 2}, {9, 4}, {3, 3}}, []dcStep{{1, 0}, {3, 3}, {9, 4}}},
+	} {
+		var s dcSorter
+		for _, st := range tt.add {
+			s.stairsAdd(st.k1, st.rank)
+		}
+		if !slices.Equal(s.stairs, tt.want) {
+			t.Errorf("%s: stairs %v, want %v", tt.name, s.stairs, tt.want)
+		}
+	}
+}
+
+// TestSweepB2SizesItsStaircases: sweepB2 keeps one staircase for each
+// layer from bottom to top, and no more. Row 0 (keys 1 and 2: 0, 0) of
+// layer 2 dominates row 1 (1, 1), whose bound 2 becomes 3; row 2 (layer
+// 3, keys 5, 5) dominates nothing.
+func TestSweepB2SizesItsStaircases(t *testing.T) {
+	s := dcSorter{
+		dims: 3,
+		rows: []uint64{0, 0, 0, 1, 1, 1, 0, 5, 5},
+		rank: []int{2, 2, 3},
+	}
+	s.sweepB2([]int32{0, 2}, []int32{1}, 2, 3)
+	if s.rank[1] != 3 || len(s.layerStairs) != 2 {
+		t.Errorf("rank %v, %d staircases; want rank[1] = 3, 2 staircases", s.rank, len(s.layerStairs))
+	}
+	for r, ls := range s.layerStairs {
+		if len(ls.blocks) != 0 {
+			t.Errorf("staircase %d not reset: %v", r, ls.blocks)
+		}
+	}
+}
