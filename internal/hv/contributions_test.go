@@ -360,3 +360,59 @@ func TestTwoColumnSmallCallsAllocateOnlyTheirOutput(t *testing.T) {
 		checkWarmAllocs(t, fmt.Sprintf("Contributions of %d rows", n), 1, func() { Contributions(values, n, 2, maximize, ref) })
 	}
 }
+
+// TestOrientedRowsKeepsOnlyRowsInsideTheBox: a row is inside the box only
+// when it is strictly better than the reference in every column, so a row
+// with one value on the reference (a box of zero volume) is left out, as
+// is a row beyond it or with NaN. Kept rows come back oriented (a
+// minimized value negated) with their indices; a single column gets a
+// second column of 1s over an origin of 0.
+func TestOrientedRowsKeepsOnlyRowsInsideTheBox(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name       string
+		dims       int
+		values     []float64
+		maximize   []bool
+		ref        []float64
+		wantPts    []float64
+		wantRows   []int
+		wantOrigin []float64
+	}{
+		// Origin (0, −4, 0). Row 0 is (1, −3, 2) oriented, inside; rows 1,
+		// 2 and 3 each sit on the reference in one column (x = 0, y = −4
+		// oriented, z = 0); row 4 is NaN; row 5 is (2, −1, 5), inside.
+		{"three columns", 3,
+			[]float64{1, 3, 2, 0, 3, 2, 1, 4, 2, 1, 3, 0, nan, 3, 2, 2, 1, 5},
+			[]bool{true, false, true}, []float64{0, 4, 0},
+			[]float64{1, -3, 2, 2, -1, 5}, []int{0, 5}, []float64{0, -4, 0}},
+		// Origin (−4, 0). Row 0 is (−1, 2), inside; row 1 (−4, 2) and row
+		// 2 (−1, 0) sit on the reference in x and in y; row 3 (−5, 2) is
+		// beyond it; row 4 is (−3, 1), inside.
+		{"two columns", 2,
+			[]float64{1, 2, 4, 2, 1, 0, 5, 2, 3, 1},
+			[]bool{false, true}, []float64{4, 0},
+			[]float64{-1, 2, -3, 1}, []int{0, 4}, []float64{-4, 0}},
+		// Origin 1: 3 and 2 are inside, 1 is on the reference and 0.5
+		// beyond it.
+		{"one column", 1,
+			[]float64{3, 1, 0.5, 2},
+			[]bool{true}, []float64{1},
+			[]float64{3, 1, 2, 1}, []int{0, 3}, []float64{1, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			origin := make([]float64, max(tt.dims, 2))
+			pts, rows := orientedRows(tt.values, len(tt.values)/tt.dims, tt.dims, tt.maximize, tt.ref, origin)
+			if diff := cmp.Diff(tt.wantPts, pts); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantRows, rows); diff != "" {
+				t.Errorf("indices (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantOrigin, origin); diff != "" {
+				t.Errorf("origin (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
