@@ -180,16 +180,19 @@ func TestContributions2SmallPathMatchesTheSweep(t *testing.T) {
 // reference (4, 4). Row 1's box [1,4]×[1,4] less row 0's [0,4]×[3,4] and
 // row 2's [3,4]×[0,4] is [1,3]×[1,3], 4; row 0 keeps [0,1]×[3,4], 1; row 2
 // keeps [3,4]×[0,1], 1. A row past the reference (5, 0) and a NaN row
-// take no part and keep 0. The same rows with row 1 moved to (1, 3), level
-// with row 0 in y, are no staircase, and neither is a tie in x.
+// take no part and keep 0, and so do (4, 2) and (2, 4), on the reference
+// in x and in y, whose boxes are empty: read as inside, they would break
+// the staircase, as row 2 dominates (4, 2) and row 1 dominates (2, 4). The
+// same rows with row 1 moved to (1, 3), level with row 0 in y, are no
+// staircase, and neither is a tie in x.
 func TestContributions2StairsByHand(t *testing.T) {
 	maximize, origin := []bool{false, false}, [2]float64{-4, -4}
-	values := []float64{0, 3, 1, 1, 3, 0, 5, 0, math.NaN(), 1}
-	out := make([]float64, 5)
-	if !contributions2Stairs(values, 5, maximize, origin, out) {
+	values := []float64{0, 3, 1, 1, 3, 0, 5, 0, math.NaN(), 1, 4, 2, 2, 4}
+	out := make([]float64, 7)
+	if !contributions2Stairs(values, 7, maximize, origin, out) {
 		t.Fatal("contributions2Stairs refused a staircase")
 	}
-	if diff := cmp.Diff([]float64{1, 4, 1, 0, 0}, out); diff != "" {
+	if diff := cmp.Diff([]float64{1, 4, 1, 0, 0, 0, 0}, out); diff != "" {
 		t.Errorf("shares (-want +got):\n%s", diff)
 	}
 	for _, rows := range [][]float64{
