@@ -188,6 +188,15 @@ func TestUnderflowOfGapsByHand(t *testing.T) {
 	if got, want := sharesOf(values, 4, up, make([]float64, 4)), []float64{0x1p-83, 0, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("Contributions = %v; want %v", got, want)
 	}
+	// An unbounded row Z = (+Inf, a, a, H) first: only it reaches past b
+	// in the first column, so it keeps an unbounded share, and it covers
+	// nothing of A's cube, whose second and third columns lie above a. A
+	// keeps u³·H, measured again although another row has an infinite
+	// value (the check reads A's own row).
+	withZ := append([]float64{math.Inf(1), a, a, H}, values...)
+	if got, want := sharesOf(withZ, 4, up, make([]float64, 4)), []float64{math.Inf(1), 0x1p-83, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("Contributions with an unbounded row first = %v; want %v", got, want)
+	}
 }
 
 // TestUnderflowBesideAFarReference: one row of three columns whose first
