@@ -419,3 +419,40 @@ func TestOrientedRowsKeepsOnlyRowsInsideTheBox(t *testing.T) {
 		})
 	}
 }
+
+// TestContributions2RectangleInOneProduct: back rows that cut nothing
+// from a front row's rectangle must not split it into strips, whose
+// products round where the whole one is exact. The float 0.24 is 0.24 −
+// 8.9e-18, and 5 times it is the float 1.2 exactly; 3 − 0.24 rounds to the
+// float 2.76, 2.76 − 2.1e-16, and 5 times that is 13.8 − 1.07e-15
+// exactly; the strips then sum to 15 − 1.1e-15, which rounds to 15 − 2^-49
+// (1.8e-15 apart from 15), while the whole rectangle 3·5 is 15. Maximized,
+// reference (0, 0).
+func TestContributions2RectangleInOneProduct(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []float64
+		want   []float64
+	}{
+		// (3, 6) keeps its box, 18, less (4, 1)'s part of it, [0,3]×[0,1]:
+		// 15; (4, 1) keeps [3,4]×[0,1], 1; (0.24, 1) lies inside (3, 6)'s
+		// box and on the bottom of its rectangle [0,3]×[1,6].
+		{"a back row on the rectangle's bottom", []float64{3, 6, 4, 1, 0.24, 1}, []float64{15, 1, 0}},
+		// (3, 6) keeps 18 less (3, 1)'s box, 3: 15; (0.24, 1) lies inside
+		// (3, 1)'s box, level with it.
+		{"a back row level with another", []float64{3, 6, 3, 1, 0.24, 1}, []float64{15, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			up, ref := []bool{true, true}, []float64{0, 0}
+			if diff := cmp.Diff(tt.want, sharesOf(tt.values, 2, up, ref)); diff != "" {
+				t.Errorf("shares (-want +got):\n%s", diff)
+			}
+			defer func(old int) { contrib2SmallMax = old }(contrib2SmallMax)
+			contrib2SmallMax = 0
+			if diff := cmp.Diff(tt.want, sharesOf(tt.values, 2, up, ref)); diff != "" {
+				t.Errorf("shares on the general path (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
