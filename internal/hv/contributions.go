@@ -362,11 +362,12 @@ func contributions2Into(pts []float64, origin [2]float64, out []float64, at []in
 	for lo := 0; lo < m; {
 		hi := nd.KeyRunEnd(a, lo)
 		// Among rows sharing x only the highest can reach a staircase; its
-		// equals and the rest fall to the back staircase.
-		best, second := -1, -1
-		for _, e := range a[lo:hi] {
+		// equals and the rest fall to the back staircase. A run holds at
+		// least one row, and second is -1 while it holds only one.
+		best, second := int(a[lo].Aux), -1
+		for _, e := range a[lo+1 : hi] {
 			i := int(e.Aux)
-			if best < 0 || pts[2*i+1] > pts[2*best+1] {
+			if pts[2*i+1] > pts[2*best+1] {
 				best, second = i, best
 			} else if second < 0 || pts[2*i+1] > pts[2*second+1] {
 				second = i
