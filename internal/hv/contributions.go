@@ -13,7 +13,7 @@ import (
 // n×dims matrix, by the rules of the root's HypervolumeContributions.
 func Contributions(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
 	out := make([]float64, n)
-	if dims == 3 && n <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+	if dims == 3 && contributions3SmallTakes(n) {
 		least := contributions3Small(values, maximize, ref, out)
 		if !slices.ContainsFunc(out, isPosInf) && !underflowRisk(least, 3) {
 			return out
@@ -50,7 +50,7 @@ func contributionsOf(pts, origin []float64, dims int) []float64 {
 	case 1, 2:
 		return contributions2(pts, [2]float64(origin))
 	case 3:
-		if m := len(pts) / 3; m <= min(contributions3SmallMax, contrib3SmallIndex+1) {
+		if m := len(pts) / 3; contributions3SmallTakes(m) {
 			share := make([]float64, m)
 			contributions3Small(pts, []bool{true, true, true}, origin, share)
 			return share
@@ -59,6 +59,13 @@ func contributionsOf(pts, origin []float64, dims int) []float64 {
 	default:
 		return contributionsMany(pts, origin, dims)
 	}
+}
+
+// contributions3SmallTakes reports whether n rows of three columns go to
+// contributions3Small: up to contributions3SmallMax, and never more than
+// its sort keys can index, contrib3SmallIndex+1.
+func contributions3SmallTakes(n int) bool {
+	return n <= min(contributions3SmallMax, contrib3SmallIndex+1)
 }
 
 // isPosInf reports whether s is +Inf: a share unbounded or too large for a
@@ -241,6 +248,10 @@ func contributions2(pts []float64, origin [2]float64) []float64 {
 // of a few rows that most calls measure need.
 const contrib2StackRows = 16
 
+// contrib2OnStack reports whether contributions2Small measures n rows with
+// its scratch on the stack, as many as that scratch holds.
+func contrib2OnStack(n int) bool { return n <= contrib2StackRows }
+
 // contrib2SmallMax is the most rows contributions2Small takes: above it the
 // general path's allocations are a small share of the call, and a pooled
 // scratch would keep that much memory alive. Tests set it to 0 to send
@@ -261,7 +272,7 @@ func contributions2Small(values []float64, n int, maximize []bool, ref []float64
 			origin[j] = -ref[j]
 		}
 	}
-	if n <= contrib2StackRows {
+	if contrib2OnStack(n) {
 		if contributions2Stairs(values, n, maximize, origin, out) {
 			return !slices.ContainsFunc(out, isPosInf)
 		}

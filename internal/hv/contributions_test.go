@@ -456,3 +456,40 @@ func TestContributions2RectangleInOneProduct(t *testing.T) {
 		})
 	}
 }
+
+// TestContributionsSmallPathLimits: the paths with fixed scratch take
+// every row count their scratch holds and no more. contributions3Small
+// takes up to contributions3SmallMax rows, but never more than its sort
+// keys index, contrib3SmallIndex+1 = 65536, however large the limit;
+// contributions2Small keeps its scratch on the stack up to
+// contrib2StackRows = 16 rows. Both only choose the fastest path: every
+// path gives the same shares, so only these bounds show an off-by-one.
+func TestContributionsSmallPathLimits(t *testing.T) {
+	for _, tt := range []struct {
+		limit, n int
+		want     bool
+	}{
+		{512, 0, true},
+		{512, 512, true},
+		{512, 513, false},
+		{0, 0, true},
+		{0, 1, false},
+		{1 << 30, 65536, true},
+		{1 << 30, 65537, false},
+	} {
+		t.Run(fmt.Sprintf("%d rows under a limit of %d", tt.n, tt.limit), func(t *testing.T) {
+			useContributions3Path(t, tt.limit)
+			if got := contributions3SmallTakes(tt.n); got != tt.want {
+				t.Errorf("contributions3SmallTakes(%d) = %v, want %v", tt.n, got, tt.want)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		n    int
+		want bool
+	}{{0, true}, {1, true}, {16, true}, {17, false}, {1000, false}} {
+		if got := contrib2OnStack(tt.n); got != tt.want {
+			t.Errorf("contrib2OnStack(%d) = %v, want %v", tt.n, got, tt.want)
+		}
+	}
+}
