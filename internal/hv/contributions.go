@@ -88,8 +88,8 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 	for j := range width {
 		top := math.Abs(origin[j])
 		for i := j; i < len(pts); i += width {
-			if a := math.Abs(pts[i]); a > top && !math.IsInf(a, 1) {
-				top = a
+			if a := math.Abs(pts[i]); !math.IsInf(a, 1) {
+				top = max(top, a) // no NaN: every row is above origin
 			}
 		}
 		_, exp[j] = math.Frexp(top)
