@@ -3,6 +3,8 @@
 package nd
 
 import (
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/spica-search/spica/internal/testkit"
@@ -26,5 +28,36 @@ func TestFrontAllocatesItsResultOnly(t *testing.T) {
 		if got := testing.AllocsPerRun(5, call); got != 1 {
 			t.Errorf("n=%d stream %d: %v allocations a call, want 1", tt.n, tt.stream, got)
 		}
+	}
+}
+
+// TestFrontHeavy2AllocatesOneSample checks that frontHeavy2 allocates its
+// sample once, at its full size of 2s values, beside what front2Small
+// allocates (its result): with s = n = 16 the sample is the whole matrix.
+func TestFrontHeavy2AllocatesOneSample(t *testing.T) {
+	const n = 16
+	values := testkit.Matrix("line", n, 2)
+	flip := KeyFlips([]bool{false, false})
+	base := testing.AllocsPerRun(5, func() { _ = front2Small(values, n, flip, n) })
+	if got := testing.AllocsPerRun(5, func() { _ = frontHeavy2(values, n, flip, n) }); got != base+1 {
+		t.Errorf("frontHeavy2 allocates %v times a call, want %v (front2Small's %v and the sample)", got, base+1, base)
+	}
+}
+
+// TestAscendingRowsAllocatesABitARow checks that the bitmap of
+// ascendingRows holds one bit a row: over n = 2¹⁶ rows, 1024 words or
+// 8 KiB, and 24 bytes of rows, so a call allocates well under 16 KiB.
+func TestAscendingRowsAllocatesABitARow(t *testing.T) {
+	const n = 1 << 16
+	front := []Rec{{Aux: 5}, {Aux: n - 1}, {Aux: 64}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rows := ascendingRows(front, n)
+	runtime.ReadMemStats(&after)
+	if want := []int{5, 64, n - 1}; !slices.Equal(rows, want) {
+		t.Errorf("ascendingRows = %v, want %v", rows, want)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got >= 16<<10 {
+		t.Errorf("ascendingRows over %d rows allocated %d bytes, want under 16 KiB", n, got)
 	}
 }

@@ -487,3 +487,83 @@ func TestPooledFrontIsTheCallersOwn(t *testing.T) {
 		t.Errorf("second front %v, oracle %v", second, want)
 	}
 }
+
+// TestProbeAt checks the row at which the pre-filter judges whether it
+// pays: n/probeShare rows when that comes before probe, else probe, and
+// probe alone when probeShare is 0.
+func TestProbeAt(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		probe    int
+		share, n int
+		want     int
+	}{
+		{"a thousand rows judge at a quarter", 4096, 4, 1000, 250},     // 1000/4 = 250 < 4096
+		{"a third of ten rows is three", 4096, 3, 10, 3},               // 10/3 = 3 (10·3 = 30 would be late)
+		{"four times probe rows judge at probe", 4096, 4, 16384, 4096}, // 16384/4 = 4096
+		{"more rows still judge at probe", 4096, 4, 20000, 4096},       // 20000/4 = 5000 > 4096
+		{"no rows judge at once", 4096, 4, 0, 0},                       // 0/4 = 0
+		{"no share judges at probe", 4096, 0, 1000, 4096},
+		{"no share and few rows judge at probe", 40, 0, 10, 40},
+	} {
+		tuning := ndTuning{probe: c.probe, probeShare: c.share}
+		if got := tuning.probeAt(c.n); got != c.want {
+			t.Errorf("%s: probeAt(%d) with probe %d, share %d = %d, want %d", c.name, c.n, c.probe, c.share, got, c.want)
+		}
+	}
+}
+
+// TestFrontMarksPreFiltersFromPrefilterMin checks that a pool of
+// prefilterMin rows passes the pre-filter, whose rows then name the key
+// rows, and that one row fewer skips it (rows is nil: key row j is row j).
+// The probe never comes, so the filter cannot stand down. Rows 0–2 trade
+// off, row 4 beats row 3 in every column, so the front of all five rows is
+// 0, 1, 2, 4 and of the first four 0, 1, 2.
+func TestFrontMarksPreFiltersFromPrefilterMin(t *testing.T) {
+	values := []float64{
+		0, 2, 2,
+		2, 0, 2,
+		2, 2, 0,
+		3, 3, 3,
+		1, 1, 1,
+	}
+	tuning := ndDefaults
+	tuning.prefilterMin, tuning.probe, tuning.probeShare = 5, math.MaxInt, 0
+	for _, c := range []struct {
+		n        int
+		filtered bool
+		want     []int
+	}{
+		{5, true, []int{0, 1, 2, 4}},
+		{4, false, []int{0, 1, 2}},
+	} {
+		for _, dims := range []int{3, 4} {
+			// Four columns repeat the last, which keeps every dominance.
+			v := make([]float64, 0, c.n*dims)
+			for r := range c.n {
+				v = append(v, values[3*r:3*r+3]...)
+				if dims == 4 {
+					v = append(v, values[3*r+2])
+				}
+			}
+			_, keep, rows := frontMarks(v, c.n, dims, make([]uint64, dims), tuning, nil)
+			if got := rows != nil; got != c.filtered {
+				t.Errorf("n=%d dims=%d: pre-filtered %v, want %v (prefilterMin 5)", c.n, dims, got, c.filtered)
+			}
+			front := []int{}
+			for j, ok := range keep {
+				if ok {
+					if rows != nil {
+						front = append(front, rows[j])
+					} else {
+						front = append(front, j)
+					}
+				}
+			}
+			slices.Sort(front)
+			if !slices.Equal(front, c.want) {
+				t.Errorf("n=%d dims=%d: front %v, want %v", c.n, dims, front, c.want)
+			}
+		}
+	}
+}
