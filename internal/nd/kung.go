@@ -72,31 +72,8 @@ func frontKung(keys []uint64, dims, m int, t ndTuning, msc *marksScratch) (lex [
 		of[i] = uint32(distinct)
 	}
 	distinct++
-	w := dims - 1            // ranked columns
-	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
-	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
-	// The int32 slices share one allocation, as do the kRec ones.
-	i32 := Grow(&sc.i32, dims*distinct+distinct+1+2*dims*dims+w*blk)
-	clear(i32[:dims*distinct]) // each row's flag starts clear (not dominated)
-	recs := Grow(&sc.recs, (2+levels)*distinct)
-	bufs := Grow(&sc.bufs, dims)
-	clear(bufs)
-	k := &kung{
-		dims: dims,
-		pts:  i32[:dims*distinct],
-		fen:  i32[dims*distinct : dims*distinct+distinct+1],
-		lim:  i32[dims*distinct+distinct+1:][:2*dims*dims],
-		blkA: i32[dims*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
-		tmp:  recs[:distinct],
-		bufs: bufs,
-		t:    t,
-		// maximaBits's scratch, kept from one call to the next.
-		bits64: sc.bits64,
-		bits32: sc.bits32,
-	}
-	for lo := 1; lo <= levels; lo++ {
-		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
-	}
+	k := new(kung)
+	list := k.layout(sc, dims, distinct, t)
 	// Rank each column but the first by a sort of the distinct rows' keys.
 	byKey := spare[:distinct]
 	buf := Grow(&sc.buf, distinct)
@@ -125,11 +102,10 @@ func frontKung(keys []uint64, dims, m int, t ndTuning, msc *marksScratch) (lex [
 	for i := range k.fen {
 		k.fen[i] = math.MaxInt32
 	}
-	s := recs[distinct : 2*distinct]
-	for u := range s {
-		s[u] = kRec{id: uint32(u)}
+	for u := range list {
+		list[u] = kRec{id: uint32(u)}
 	}
-	k.maxima(s)
+	k.maxima(list)
 	sc.bits64, sc.bits32 = k.bits64, k.bits32
 	if msc == nil {
 		keep = make([]bool, m)
@@ -140,6 +116,38 @@ func frontKung(keys []uint64, dims, m int, t ndTuning, msc *marksScratch) (lex [
 		keep[r.Aux] = !k.dead(of[i])
 	}
 	return lex, keep
+}
+
+// layout makes k a kung for distinct rows of dims columns under t, in sc's
+// memory, every row's flag clear, and returns room there for the list of
+// the distinct rows that maxima starts from.
+func (k *kung) layout(sc *kungScratch, dims, distinct int, t ndTuning) []kRec {
+	w := dims - 1            // ranked columns
+	levels := max(dims-4, 0) // marriages of four or more columns, at lo = 1 … dims−4
+	blk := min(distinct, max(t.brutePairs, t.leaf, 1))
+	// The int32 slices share one allocation, as do the kRec ones.
+	i32 := Grow(&sc.i32, dims*distinct+distinct+1+2*dims*dims+w*blk)
+	clear(i32[:dims*distinct]) // each row's flag starts clear (not dominated)
+	recs := Grow(&sc.recs, (2+levels)*distinct)
+	bufs := Grow(&sc.bufs, dims)
+	clear(bufs)
+	*k = kung{
+		dims: dims,
+		pts:  i32[:dims*distinct],
+		fen:  i32[dims*distinct : dims*distinct+distinct+1],
+		lim:  i32[dims*distinct+distinct+1:][:2*dims*dims],
+		blkA: i32[dims*distinct+distinct+1+2*dims*dims:][: 0 : w*blk],
+		tmp:  recs[:distinct],
+		bufs: bufs,
+		t:    t,
+		// maximaBits's scratch, kept from one call to the next.
+		bits64: sc.bits64,
+		bits32: sc.bits32,
+	}
+	for lo := 1; lo <= levels; lo++ {
+		k.bufs[lo] = recs[(1+lo)*distinct : (2+lo)*distinct]
+	}
+	return recs[distinct : 2*distinct]
 }
 
 // kungScratch is the memory of frontKung but its result, pooled between

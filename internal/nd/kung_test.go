@@ -53,3 +53,87 @@ func TestCoveredIn(t *testing.T) {
 		})
 	}
 }
+
+// TestKungLayout checks the memory kung.layout carves out of its scratch:
+// per row a flag and dims−1 ranks (pts, cleared even in used scratch), the
+// Fenwick tree's distinct+1 entries, two boxes of dims entries per lo
+// (lim), and room for blk = min(distinct, max(brutePairs, leaf, 1)) rows
+// of dims−1 ranks (blkA, empty), one after another in one int32
+// allocation; and, in one kRec allocation, the merge scratch (tmp), the
+// list maxima starts from, and a list per level lo = 1 … dims−4 (bufs).
+func TestKungLayout(t *testing.T) {
+	tests := []struct {
+		name                string
+		dims, distinct      int
+		t                   ndTuning
+		pts, fen, lim, blkA int // sizes, worked out below
+		levels              int
+	}{
+		// pts 5·10 = 50, fen 10+1 = 11, lim 2·5·5 = 50; blk = min(10,
+		// max(4, 3, 1)) = 4 rows of 4 ranks = 16; levels 5−4 = 1.
+		{"five columns, brutePairs rows", 5, 10, ndTuning{leaf: 3, brutePairs: 4}, 50, 11, 50, 16, 1},
+		// pts 6·3 = 18, fen 4, lim 2·6·6 = 72; blk = min(3, 32768) = 3
+		// rows of 5 ranks = 15; levels 2.
+		{"six columns, fewer rows than brutePairs", 6, 3, ndTuning{leaf: 1, brutePairs: 32768}, 18, 4, 72, 15, 2},
+		// pts 4·7 = 28, fen 8, lim 32; blk = min(7, max(0, 5, 1)) = 5 rows
+		// of 3 ranks = 15; levels 0.
+		{"four columns, leaf rows", 4, 7, ndTuning{leaf: 5, brutePairs: 0}, 28, 8, 32, 15, 0},
+		// blk = min(9, max(0, 0, 1)) = 1 row of 6 ranks.
+		{"seven columns, one row", 7, 9, ndTuning{}, 63, 10, 98, 6, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := new(kungScratch)
+			var k kung
+			k.layout(sc, tt.dims, tt.distinct, tt.t)
+			for i := range sc.i32 {
+				sc.i32[i] = -1 // used scratch
+			}
+			for lo := range sc.bufs {
+				sc.bufs[lo] = make([]kRec, 1)
+			}
+			list := k.layout(sc, tt.dims, tt.distinct, tt.t)
+			if k.dims != tt.dims || k.t != tt.t {
+				t.Errorf("dims %d and tuning %+v, want %d and %+v", k.dims, k.t, tt.dims, tt.t)
+			}
+			if i := slices.IndexFunc(k.pts, func(v int32) bool { return v != 0 }); i >= 0 {
+				t.Errorf("pts[%d] = %d, want every entry cleared", i, k.pts[i])
+			}
+			if len(k.blkA) != 0 {
+				t.Errorf("blkA holds %d ranks, want none", len(k.blkA))
+			}
+			// Tag each piece with its number and read the allocation back.
+			var want []int32
+			for tag, piece := range [][]int32{k.pts, k.fen, k.lim, k.blkA[:cap(k.blkA)]} {
+				for i := range piece {
+					piece[i] = int32(tag)
+				}
+				want = append(want, slices.Repeat([]int32{int32(tag)}, []int{tt.pts, tt.fen, tt.lim, tt.blkA}[tag])...)
+			}
+			if !slices.Equal(sc.i32, want) {
+				t.Errorf("int32 scratch %v,\nwant %v", sc.i32, want)
+			}
+			if len(k.bufs) != tt.dims {
+				t.Fatalf("%d bufs, want %d", len(k.bufs), tt.dims)
+			}
+			pieces := [][]kRec{k.tmp, list}
+			for lo, buf := range k.bufs {
+				if lo >= 1 && lo <= tt.levels {
+					pieces = append(pieces, buf)
+				} else if buf != nil {
+					t.Errorf("bufs[%d] holds %d rows, want none (levels 1…%d)", lo, len(buf), tt.levels)
+				}
+			}
+			var wantRecs []kRec
+			for tag, piece := range pieces {
+				for i := range piece {
+					piece[i] = kRec{key: uint32(tag)}
+				}
+				wantRecs = append(wantRecs, slices.Repeat([]kRec{{key: uint32(tag)}}, tt.distinct)...)
+			}
+			if !slices.Equal(sc.recs, wantRecs) {
+				t.Errorf("kRec scratch %v,\nwant %v", sc.recs, wantRecs)
+			}
+		})
+	}
+}
