@@ -273,7 +273,7 @@ func coveredIn(blk, x []int32) bool {
 // second half's survivors are married to the first's, which are no worse
 // in column 0.
 func (k *kung) maxima(s []kRec) []kRec {
-	if len(s) <= min(k.t.bits, 1<<16) && len(s) > k.t.leaf {
+	if k.t.byBits(len(s)) {
 		return k.maximaBits(s)
 	}
 	if len(s) <= max(k.t.leaf, 1) {
@@ -310,6 +310,15 @@ func (k *kung) maxima(s []kRec) []kRec {
 	k.merge(s[:f], len(a))
 	return s[:f]
 }
+
+// byBits reports whether maxima settles a half of n rows by bit sets: one
+// of more than leaf rows, at most bits, and at most the 1<<16 rows
+// maximaBits numbers in 16 bits. The choice trades speed only.
+func (t ndTuning) byBits(n int) bool { return n <= min(t.bits, 1<<16) && n > t.leaf }
+
+// byPairs reports whether cross compares all pairs of a marriage of na
+// answering and nb asking rows. The choice trades speed only.
+func (t ndTuning) byPairs(na, nb int) bool { return na*nb <= t.brutePairs }
 
 // cross is the marriage step: it marks dead each row of b that a row of a
 // covers in the columns from lo on, given that every row of a is no worse
@@ -386,7 +395,7 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		}
 		return true
 	}
-	if na*nb <= k.t.brutePairs {
+	if k.t.byPairs(na, nb) {
 		// Both lists ascend in column lo, so the a rows no worse than a b
 		// row in it are a prefix of a that grows as b is walked: a b row
 		// is compared only with that prefix, and only after column lo.

@@ -137,3 +137,54 @@ func TestKungLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestByBits checks which halves maxima settles by bit sets: those of more
+// than leaf rows and at most bits, and never more than 1<<16 rows.
+func TestByBits(t *testing.T) {
+	small := ndTuning{bits: 12, leaf: 2}
+	huge := ndTuning{bits: 1 << 20, leaf: 96}
+	off := ndTuning{bits: 0, leaf: 96}
+	for _, c := range []struct {
+		name string
+		t    ndTuning
+		n    int
+		want bool
+	}{
+		{"no rows divide", small, 0, false},
+		{"leaf rows are compared pairwise", small, 2, false},
+		{"one row over leaf takes bits", small, 3, true},
+		{"bits rows take bits", small, 12, true},
+		{"one row over bits divides", small, 13, false},
+		{"1<<16 rows take bits", huge, 1 << 16, true},
+		{"one row over 1<<16 divides", huge, 1<<16 + 1, false},
+		{"bits 0 never takes bits, small", off, 50, false},
+		{"bits 0 never takes bits, large", off, 200, false},
+	} {
+		if got := c.t.byBits(c.n); got != c.want {
+			t.Errorf("%s: byBits(%d) with bits %d, leaf %d = %v, want %v", c.name, c.n, c.t.bits, c.t.leaf, got, c.want)
+		}
+	}
+}
+
+// TestByPairs checks which marriages cross compares pairwise: those whose
+// sides multiply to at most brutePairs = 6.
+func TestByPairs(t *testing.T) {
+	tuning := ndTuning{brutePairs: 6}
+	for _, c := range []struct {
+		na, nb int
+		want   bool
+	}{
+		{2, 3, true},  // 6 ≤ 6
+		{3, 2, true},  // 6 ≤ 6
+		{1, 6, true},  // 6 ≤ 6
+		{1, 1, true},  // 1 ≤ 6
+		{1, 7, false}, // 7 > 6
+		{7, 1, false}, // 7 > 6
+		{2, 4, false}, // 8 > 6
+		{3, 3, false}, // 9 > 6
+	} {
+		if got := tuning.byPairs(c.na, c.nb); got != c.want {
+			t.Errorf("byPairs(%d, %d) with brutePairs 6 = %v, want %v", c.na, c.nb, got, c.want)
+		}
+	}
+}
