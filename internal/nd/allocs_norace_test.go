@@ -61,3 +61,31 @@ func TestAscendingRowsAllocatesABitARow(t *testing.T) {
 		t.Errorf("ascendingRows over %d rows allocated %d bytes, want under 16 KiB", n, got)
 	}
 }
+
+// TestFrontKungAllocatesNothingWarm checks that frontKung, with its
+// scratch warm, allocates nothing: its lists and the rows it gathers for
+// comparing all pairs fit the room layout made for them. The tunings run
+// the divide and conquer to single rows with marriages of one pair
+// compared pairwise (room for one gathered row), and with leaves and
+// marriages of up to eight rows or pairs, on rows of a sphere (nearly all
+// survive) and uniform ones, in five and six columns.
+func TestFrontKungAllocatesNothingWarm(t *testing.T) {
+	tunings := []ndTuning{
+		{radixMin: 2, leaf: 1, brutePairs: 1},
+		{radixMin: 2, leaf: 8, brutePairs: 8},
+	}
+	for _, shape := range []string{"sphere", "uniform"} {
+		for _, dims := range []int{5, 6} {
+			const n = 300
+			keys := KeyMatrix(testkit.Matrix(shape, n, dims), dims, make([]uint64, dims))
+			for _, tuning := range tunings {
+				msc := new(marksScratch)
+				call := func() { _, _ = frontKung(keys, dims, n, tuning, msc) }
+				call()
+				if got := testing.AllocsPerRun(5, call); got != 0 {
+					t.Errorf("%s d=%d leaf %d brutePairs %d: %v allocations a call, want 0", shape, dims, tuning.leaf, tuning.brutePairs, got)
+				}
+			}
+		}
+	}
+}
