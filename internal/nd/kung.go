@@ -335,30 +335,29 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 	// so does everything. Neighbouring rows of a front make small boxes, so
 	// deep in the recursion most of a marriage sits out.
 	d, pts := k.dims, k.pts
-	// amin and bmax hold columns lo+1 … d−1, as does rest(u).
+	// amin and bmax hold columns lo+1 … d−1, as does rest(u); the loops
+	// below walk rest(u), so a rest of the wrong width faults.
 	amin, bmax := k.lim[lo*2*d+lo+1:lo*2*d+d], k.lim[lo*2*d+d+lo+1:(lo+1)*2*d]
 	rest := func(id uint32) []int32 {
 		u := int(id&^kAsks) * d
 		return pts[u+lo+1 : u+d : u+d]
 	}
 	for c := range amin {
-		amin[c], bmax[c] = math.MaxInt32, -1
+		amin[c], bmax[c] = math.MaxInt32, math.MinInt32
 	}
 	na, nb := 0, 0
 	for _, r := range a {
 		if r.id&kAsks == 0 {
-			x := rest(r.id)
-			for c := range amin {
-				amin[c] = min(amin[c], x[c])
+			for c, v := range rest(r.id) {
+				amin[c] = min(amin[c], v)
 			}
 			na++
 		}
 	}
 	for _, r := range b {
 		if (!asking || r.id&kAsks != 0) && !k.dead(r.id) {
-			x := rest(r.id)
-			for c := range bmax {
-				bmax[c] = max(bmax[c], x[c])
+			for c, v := range rest(r.id) {
+				bmax[c] = max(bmax[c], v)
 			}
 			nb++
 		}
@@ -375,9 +374,8 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		if r.id&kAsks != 0 {
 			return false
 		}
-		x := rest(r.id)
-		for c := range bmax {
-			if x[c] > bmax[c] {
+		for c, v := range rest(r.id) {
+			if v > bmax[c] {
 				return false
 			}
 		}
@@ -387,9 +385,8 @@ func (k *kung) cross(a, b []kRec, lo int, asking bool) {
 		if asking && r.id&kAsks == 0 || k.dead(r.id) {
 			return false
 		}
-		x := rest(r.id)
-		for c := range amin {
-			if x[c] < amin[c] {
+		for c, v := range rest(r.id) {
+			if v < amin[c] {
 				return false
 			}
 		}
