@@ -498,7 +498,9 @@ func (k *kung) settle(s []kRec, lo int) {
 	k.merge(s, mid)
 }
 
-// merge merges the sorted lists s[:mid] and s[mid:] into s, through tmp.
+// merge merges the sorted lists s[:mid] and s[mid:] into s, through tmp,
+// stably: s[:mid]'s rows come first among equal keys. Lists already in
+// order, equal keys at the seam included, are left as they are, uncopied.
 func (k *kung) merge(s []kRec, mid int) {
 	if mid == 0 || mid == len(s) || s[mid-1].key <= s[mid].key {
 		return
@@ -519,7 +521,7 @@ func (k *kung) merge(s []kRec, mid int) {
 	copy(s[o:], a[i:])
 }
 
-// sortKRecs sorts a short list by key, by insertion.
+// sortKRecs sorts a short list by key, stably, by insertion.
 func sortKRecs(s []kRec) {
 	for i := 1; i < len(s); i++ {
 		x := s[i]

@@ -188,3 +188,65 @@ func TestByPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestKungMerge checks merge on lists worked out by hand: it interleaves
+// the halves, keeps the first half's rows first among equal keys, and
+// leaves halves already in order, equal keys at the seam included,
+// uncopied (tmp untouched). Rows of the first half have ids below 10.
+func TestKungMerge(t *testing.T) {
+	tests := []struct {
+		name   string
+		s      []kRec
+		mid    int
+		want   []kRec
+		copied bool
+	}{
+		{"interleaved, a tie kept in order",
+			[]kRec{{1, 0}, {3, 1}, {5, 2}, {2, 10}, {3, 11}, {4, 12}}, 3,
+			[]kRec{{1, 0}, {2, 10}, {3, 1}, {3, 11}, {4, 12}, {5, 2}}, true},
+		{"a tie after the second half's smaller row",
+			[]kRec{{2, 0}, {4, 1}, {1, 10}, {4, 11}}, 2,
+			[]kRec{{1, 10}, {2, 0}, {4, 1}, {4, 11}}, true},
+		{"the second half first",
+			[]kRec{{5, 0}, {6, 1}, {1, 10}, {2, 11}}, 2,
+			[]kRec{{1, 10}, {2, 11}, {5, 0}, {6, 1}}, true},
+		{"in order, equal at the seam",
+			[]kRec{{1, 0}, {2, 1}, {2, 10}, {3, 11}}, 2,
+			[]kRec{{1, 0}, {2, 1}, {2, 10}, {3, 11}}, false},
+		{"all equal",
+			[]kRec{{7, 0}, {7, 1}, {7, 10}}, 2,
+			[]kRec{{7, 0}, {7, 1}, {7, 10}}, false},
+		{"an empty first half", []kRec{{2, 10}, {1, 11}}, 0, []kRec{{2, 10}, {1, 11}}, false},
+		{"an empty second half", []kRec{{2, 0}, {1, 1}}, 2, []kRec{{2, 0}, {1, 1}}, false},
+	}
+	for _, tt := range tests {
+		untouched := kRec{99, 99}
+		k := &kung{tmp: slices.Repeat([]kRec{untouched}, len(tt.s))}
+		s := slices.Clone(tt.s)
+		k.merge(s, tt.mid)
+		if !slices.Equal(s, tt.want) {
+			t.Errorf("%s: merge(%v, %d) = %v, want %v", tt.name, tt.s, tt.mid, s, tt.want)
+		}
+		if copied := slices.ContainsFunc(k.tmp, func(r kRec) bool { return r != untouched }); copied != tt.copied {
+			t.Errorf("%s: copied through tmp %v, want %v", tt.name, copied, tt.copied)
+		}
+	}
+}
+
+// TestSortKRecs checks that sortKRecs sorts by key and keeps rows with
+// equal keys in their order (ids ascend among equal keys here).
+func TestSortKRecs(t *testing.T) {
+	for _, tt := range []struct{ s, want []kRec }{
+		{nil, nil},
+		{[]kRec{{4, 0}}, []kRec{{4, 0}}},
+		{[]kRec{{3, 0}, {1, 1}, {3, 2}, {2, 3}, {1, 4}}, []kRec{{1, 1}, {1, 4}, {2, 3}, {3, 0}, {3, 2}}},
+		{[]kRec{{5, 0}, {5, 1}, {5, 2}}, []kRec{{5, 0}, {5, 1}, {5, 2}}},
+		{[]kRec{{3, 0}, {2, 1}, {1, 2}}, []kRec{{1, 2}, {2, 1}, {3, 0}}},
+	} {
+		s := slices.Clone(tt.s)
+		sortKRecs(s)
+		if !slices.Equal(s, tt.want) {
+			t.Errorf("sortKRecs(%v) = %v, want %v", tt.s, s, tt.want)
+		}
+	}
+}
