@@ -97,6 +97,27 @@ func TestNewPivotSetNormalizes(t *testing.T) {
 			t.Errorf("knee score %v, norm %v; want 1.25, [0.75 0.5]", p.kneeScore, p.norm)
 		}
 	}
+	// A flat column, or one with NaN in the sample, keeps lo and scale 0:
+	// it does not steer the knee.
+	for _, col := range [][]float64{{7, 7, 7}, {1, math.NaN(), 3}} {
+		for _, sc := range []*marksScratch{nil, new(marksScratch)} {
+			if sc != nil {
+				sc.f = []float64{5, 5, 5, 5, 5} // left by an earlier call
+			}
+			p := newPivotSet(col, 3, 1, []uint64{0}, sc)
+			if p.lo[0] != 0 || p.scale[0] != 0 {
+				t.Errorf("column %v: lo %v, scale %v; want 0, 0", col, p.lo, p.scale)
+			}
+		}
+	}
+	// The weighted knees' weights are −log of a number in (0, 1]: positive,
+	// and at most 53·log 2 < 37.
+	p := newPivotSet(make([]float64, 4), 1, 4, make([]uint64, 4), nil)
+	for i, w := range p.weights {
+		if !(w > 0 && w < 37) {
+			t.Errorf("weight %d is %v", i, w)
+		}
+	}
 	for dims := 1; dims <= 6; dims++ {
 		values := make([]float64, 300*dims)
 		wk := weightedKnees(dims)
@@ -122,5 +143,194 @@ func TestNewPivotSetNormalizes(t *testing.T) {
 				t.Errorf("dims %d: keys and flip overlap", dims)
 			}
 		}
+	}
+}
+
+// TestPivotScoreAndWeighted: a row's score sums its values normalized by
+// the sample's range, flipped columns negated; a weighted knee's score is
+// its weights times the last row's normalized values.
+func TestPivotScoreAndWeighted(t *testing.T) {
+	p := &pivotSet{dims: 2, lo: []float64{-1, -2}, scale: []float64{0.5, 0.25}, flip: []uint64{0, 1}, norm: make([]float64, 2)}
+	// (1 − −1)·0.5 = 1 and, flipped, (1 − −2)·0.25 = 0.75.
+	if s := p.score([]float64{1, -1}); s != 1.75 || !slices.Equal(p.norm, []float64{1, 0.75}) {
+		t.Errorf("score %v, norm %v; want 1.75, [1 0.75]", s, p.norm)
+	}
+	// Beyond the range clamps to 1, below it to 0, NaN to 1.
+	if s := p.score([]float64{5, math.NaN()}); s != 2 {
+		t.Errorf("score %v, want 2", s)
+	}
+	if s := p.score([]float64{-3, 4}); s != 0 {
+		t.Errorf("score %v, want 0", s)
+	}
+	q := &pivotSet{dims: 4, norm: []float64{0.5, 0.25, 1, 0}, weights: []float64{9, 9, 9, 9, 2, 4, 1, 3}}
+	if s := q.weighted(1); s != 3 { // 2·0.5 + 4·0.25 + 1·1 + 3·0
+		t.Errorf("weighted(1) = %v, want 3", s)
+	}
+}
+
+// TestPivotDominated: a row is dominated when some pivot, the last
+// included, is no worse in every column and better in one; an equal
+// pivot is not enough. Three columns take the unrolled test.
+func TestPivotDominated(t *testing.T) {
+	for dims := 2; dims <= 4; dims++ {
+		// Two pivots that dominate nothing here, then the pivot 1, 1, ….
+		keys := make([]uint64, 3*dims)
+		for i := range keys {
+			keys[i] = 9
+		}
+		keys[0] = 0 // the first pivot: 0, 9, 9, …
+		for c := range dims {
+			keys[2*dims+c] = 1
+		}
+		p := &pivotSet{dims: dims, keys: keys}
+		row := func(first, rest uint64) []uint64 {
+			r := make([]uint64, dims)
+			for c := range r {
+				r[c] = rest
+			}
+			r[0] = first
+			return r
+		}
+		for _, tt := range []struct {
+			first, rest uint64
+			want        bool
+		}{
+			{1, 1, false}, // equal to the last pivot
+			{1, 2, true},  // equal in column 0, worse in the others
+			{2, 1, true},  // worse in column 0 only
+			{0, 5, false}, // better than every pivot but the first in column 0, which is worse in the others
+			{2, 2, true},
+			{0, 0, false},
+		} {
+			if got := p.dominated(row(tt.first, tt.rest)); got != tt.want {
+				t.Errorf("dims %d: row %d, %d…: dominated = %v, want %v", dims, tt.first, tt.rest, got, tt.want)
+			}
+		}
+		// Worse in the last column only.
+		r := row(1, 1)
+		r[dims-1] = 2
+		if !p.dominated(r) {
+			t.Errorf("dims %d: %v not dominated", dims, r)
+		}
+	}
+}
+
+// TestPivotOffer: an offered row takes the knee when its score is lower,
+// a column's best when it is lower in that column or dominates the best,
+// and a weighted knee when its weighted score is lower; a tie takes
+// nothing. Worked by hand.
+func TestPivotOffer(t *testing.T) {
+	// Rows (5, 5), (1, 9), (9, 1): every pivot starts at row 0, the range
+	// is [1, 9] in both columns (scale 1/8), the knee's score (4+4)/8 = 1.
+	values := []float64{5, 5, 1, 9, 9, 1}
+	p := newPivotSet(values, 3, 2, []uint64{0, 0}, nil)
+	k := func(a, b float64) []uint64 { return []uint64{FastKey(a, 0), FastKey(b, 0)} }
+	pivots := func() [][]uint64 { return [][]uint64{p.keys[0:2], p.keys[2:4], p.keys[4:6]} }
+	check := func(name string, changed, wantChanged bool, want ...[]uint64) {
+		t.Helper()
+		if changed != wantChanged || !cmp.Equal(pivots(), want) {
+			t.Errorf("%s: changed %v, pivots %v; want %v, %v", name, changed, pivots(), wantChanged, want)
+		}
+	}
+	check("start", false, false, k(5, 5), k(5, 5), k(5, 5))
+	check("an equal row", p.offer([]float64{5, 5}, k(5, 5)), false, k(5, 5), k(5, 5), k(5, 5))
+	// (5, 4): score (4+3)/8 < 1; it dominates column 0's best and is lower
+	// in column 1.
+	check("(5, 4)", p.offer([]float64{5, 4}, k(5, 4)), true, k(5, 4), k(5, 4), k(5, 4))
+	// (5, 9): score 12/8; equal in column 0, worse in column 1.
+	check("(5, 9)", p.offer([]float64{5, 9}, k(5, 9)), false, k(5, 4), k(5, 4), k(5, 4))
+	// (1, 9): score 1 > 7/8, lower in column 0.
+	check("(1, 9)", p.offer([]float64{1, 9}, k(1, 9)), true, k(5, 4), k(1, 9), k(5, 4))
+
+	// Four columns: weighted knee 0 weighs column 1, knee 1 column 0, the
+	// others all four. Rows (½, ½, ½, ½), (0, 0, 0, 0), (1, 1, 1, 1): range
+	// [0, 1], every pivot at row 0, weighted scores ½, ½ and 2.
+	values = []float64{0.5, 0.5, 0.5, 0.5, 0, 0, 0, 0, 1, 1, 1, 1}
+	p = newPivotSet(values, 3, 4, make([]uint64, 4), nil)
+	for i := range p.scores {
+		w := p.weights[4*i : 4*i+4]
+		switch i {
+		case 0:
+			copy(w, []float64{0, 1, 0, 0})
+		case 1:
+			copy(w, []float64{1, 0, 0, 0})
+		default:
+			copy(w, []float64{1, 1, 1, 1})
+		}
+		p.score(values[:4])
+		p.scores[i] = p.weighted(i)
+	}
+	half := []uint64{FastKey(0.5, 0), FastKey(0.5, 0), FastKey(0.5, 0), FastKey(0.5, 0)}
+	// (½, ½, ½, ½) again: every score ties.
+	if p.offer(values[:4], half) {
+		t.Errorf("a row equal to every pivot changed one")
+	}
+	// (0, 1, 1, 1): score 3 > 2; lower in column 0; knee 1 scores 0 < ½,
+	// knee 0 1 > ½, the others 3 > 2.
+	row := []uint64{FastKey(0, 0), FastKey(1, 0), FastKey(1, 0), FastKey(1, 0)}
+	if !p.offer([]float64{0, 1, 1, 1}, row) {
+		t.Errorf("(0, 1, 1, 1) changed no pivot")
+	}
+	for i := range len(p.keys) / 4 {
+		want := half
+		if i == 1 || i == 4+1+1 { // column 0's best, weighted knee 1
+			want = row
+		}
+		if got := p.keys[4*i : 4*i+4]; !slices.Equal(got, want) {
+			t.Errorf("pivot %d is %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestPivotFilterByHand: the survivors are the rows no final pivot
+// dominates, in row order, and the filter stands down at the probe when
+// more than half the rows so far survive. Rows 0 … 7: (5, 5), (6, 6),
+// (1, 9), (9, 1), (4, 4), (4.5, 4.5), (3, 7), (7, 3), then 992 rows
+// (8, 8). The pivots start at (5, 5) (range [1, 9], scale 1/8, knee
+// score 1): row 1 falls to it; row 2 becomes column 0's best, row 3
+// column 1's; row 4 (score 6/8) the knee, which takes row 5 and the
+// rows (8, 8); rows 6 and 7 (scores 1) change nothing. Of the rows kept
+// before the last change, row 0 falls to the knee (4, 4).
+func TestPivotFilterByHand(t *testing.T) {
+	const n = 1000
+	values := make([]float64, 0, 2*n)
+	values = append(values, 5, 5, 6, 6, 1, 9, 9, 1, 4, 4, 4.5, 4.5, 3, 7, 7, 3)
+	for len(values) < 2*n {
+		values = append(values, 8, 8)
+	}
+	flip := []uint64{0, 0}
+	wantRows := []int{2, 3, 4, 6, 7}
+	var wantKeys []uint64
+	for _, r := range wantRows {
+		wantKeys = append(wantKeys, FastKey(values[2*r], 0), FastKey(values[2*r+1], 0))
+	}
+	for _, sc := range []*marksScratch{nil, new(marksScratch)} {
+		// The probe at row 2 (one survivor, 2·1 ≤ 2) and past the end: the
+		// filter goes on.
+		for _, probe := range []int{2, n} {
+			keys, rows := pivotFilter(values, n, 2, flip, probe, sc)
+			if !slices.Equal(rows, wantRows) || !slices.Equal(keys, wantKeys) {
+				t.Errorf("probe %d: rows %v keys %v; want %v %v", probe, rows, keys, wantRows, wantKeys)
+			}
+			if sc == nil && (cap(rows) != 250 || cap(keys) != 500) {
+				// A quarter of the pool, 250 rows, is room for the survivors.
+				t.Errorf("probe %d: capacity %d rows, %d keys; want 250, 500", probe, cap(rows), cap(keys))
+			}
+		}
+		// At row 4 three rows (0, 2, 3) survive: 2·3 > 4 stands it down.
+		keys, rows := pivotFilter(values, n, 2, flip, 4, sc)
+		if rows != nil || !slices.Equal(keys, KeyMatrix(values, 2, flip)) {
+			t.Errorf("probe 4: rows %v, %d keys; want nil and every key row", rows, len(keys))
+		}
+	}
+	// Every row of a line survives: the buffers grow from 250 rows to an
+	// eighth of the pool if that were more, then to all of it.
+	line := make([]float64, 2*n)
+	for r := range n {
+		line[2*r], line[2*r+1] = float64(r), float64(n-r)
+	}
+	keys, rows := pivotFilter(line, n, 2, flip, n, nil)
+	if len(rows) != n || cap(rows) != n || cap(keys) != 2*n {
+		t.Errorf("line: %d rows, capacity %d rows, %d keys; want %d, %d, %d", len(rows), cap(rows), cap(keys), n, n, 2*n)
 	}
 }
