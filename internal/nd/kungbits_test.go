@@ -84,3 +84,133 @@ func TestMaximaBitsAtScale(t *testing.T) {
 		}
 	}
 }
+
+// bitsKung holds rows of ranks for maximaBits, as frontKung would: row i
+// is rows[i], its ranks in columns 1 on, and its place i stands for its
+// rank in column 0, so that the rows are distinct and in lexicographic
+// order. It returns the kung and the list maximaBits takes.
+func bitsKung(rows [][]int32, t ndTuning) (*kung, []kRec) {
+	d := 1
+	if len(rows) > 0 {
+		d += len(rows[0])
+	}
+	k := &kung{dims: d, pts: make([]int32, len(rows)*d), t: t}
+	s := make([]kRec, len(rows))
+	for i, r := range rows {
+		copy(k.pts[i*d+1:(i+1)*d], r)
+		s[i] = kRec{id: uint32(i)}
+	}
+	return k, s
+}
+
+// bitsOracle is what maximaBits must return for bitsKung(rows): the rows
+// of testkit.Front on the matrix whose row i is i then rows[i], keyed by
+// their rank in column 1 and sorted stably on it.
+func bitsOracle(rows [][]int32) []kRec {
+	if len(rows) == 0 {
+		return []kRec{}
+	}
+	d := 1 + len(rows[0])
+	values := make([]float64, 0, len(rows)*d)
+	for i, r := range rows {
+		values = append(values, float64(i))
+		for _, v := range r {
+			values = append(values, float64(v))
+		}
+	}
+	want := []kRec{}
+	for _, i := range testkit.Front(values, d, make([]bool, d)) {
+		want = append(want, kRec{uint32(rows[i][0]), uint32(i)})
+	}
+	slices.SortStableFunc(want, func(a, b kRec) int { return cmp.Compare(a.key, b.key) })
+	return want
+}
+
+// TestMaximaBitsOracle runs maximaBits alone against the O(n²) front, on
+// lists of up to four words of rows, a few rows' sets at a time or all of
+// them, with ranks that tie often or spread over 31 bits. Each draw makes
+// two calls on one kung's scratch, so that the second finds the first's
+// words in its buffers, as frontKung's pooled scratch does.
+func TestMaximaBitsOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.IntRange(2, 6).Draw(t, "d")
+		t0 := ndDefaults
+		t0.bitsWords = rapid.SampledFrom([]int{1, 2, 3, 5, 1 << 17}).Draw(t, "bitsWords")
+		var scratch *kung
+		for call := range 2 {
+			m := rapid.IntRange(1, 260).Draw(t, fmt.Sprintf("m%d", call))
+			top := rapid.SampledFrom([]int32{1, 3, 40, math.MaxInt32}).Draw(t, fmt.Sprintf("top%d", call))
+			rank := rapid.Int32Range(0, top)
+			rows := rapid.SliceOfN(rapid.SliceOfN(rank, d-1, d-1), m, m).Draw(t, fmt.Sprintf("rows%d", call))
+			k, s := bitsKung(rows, t0)
+			if scratch != nil {
+				k.bits64, k.bits32 = scratch.bits64, scratch.bits32
+			}
+			scratch = k
+			want := bitsOracle(rows)
+			got := k.maximaBits(s)
+			if diff := gocmp.Diff(want, got, gocmp.AllowUnexported(kRec{})); diff != "" {
+				t.Fatalf("call %d: survivors differ from the oracle's (-want +got):\n%s", call, diff)
+			}
+			for _, r := range want {
+				if k.dead(r.id) {
+					t.Fatalf("call %d: row %d survives but is marked dead", call, r.id)
+				}
+			}
+			if dead := m - len(want); dead != countDead(k, m) {
+				t.Fatalf("call %d: %d rows marked dead, want %d", call, countDead(k, m), dead)
+			}
+		}
+	})
+}
+
+func countDead(k *kung, m int) int {
+	n := 0
+	for u := range m {
+		n += OneIf(k.dead(uint32(u)))
+	}
+	return n
+}
+
+// TestMaximaBitsScratch checks the memory maximaBits asks for on a fresh
+// kung: d·m order keys (d−1 columns and the sort's scratch), then the
+// sets of chunk rows of words = ⌈m/64⌉ words each, where chunk is as many
+// rows as fit in bitsWords words (at least one, at most m), then one set
+// for the walk; and two int32 per row of the chunk (lo and hi) and per
+// row of the list (list and ids).
+func TestMaximaBitsScratch(t *testing.T) {
+	tests := []struct {
+		name           string
+		m, d           int
+		bitsWords      int
+		want64, want32 int
+	}{
+		// words = (130+63)/64 = 3, chunk = 7/3 = 2:
+		// 4·130 + 2·3 + 3 = 529, 2·2 + 2·130 = 264.
+		{"three words a row, two rows in seven words", 130, 4, 7, 529, 264},
+		// words = 3, 1/3 = 0 rows fit, so chunk = 1:
+		// 4·130 + 1·3 + 3 = 526, 2·1 + 2·130 = 262.
+		{"a row wider than bitsWords is a chunk alone", 130, 4, 1, 526, 262},
+		// words = (65+63)/64 = 2, chunk = 10/2 = 5:
+		// 5·65 + 5·2 + 2 = 337, 2·5 + 2·65 = 140.
+		{"one bit over a word takes two", 65, 5, 10, 337, 140},
+		// words = (64+63)/64 = 1, chunk = min(64, 1<<17) = 64:
+		// 6·64 + 64·1 + 1 = 449, 2·64 + 2·64 = 256.
+		{"a list that fits is one chunk", 64, 6, 1 << 17, 449, 256},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := make([][]int32, tt.m)
+			for i := range rows {
+				rows[i] = make([]int32, tt.d-1)
+			}
+			tuning := ndDefaults
+			tuning.bitsWords = tt.bitsWords
+			k, s := bitsKung(rows, tuning)
+			k.maximaBits(s)
+			if len(k.bits64) != tt.want64 || len(k.bits32) != tt.want32 {
+				t.Fatalf("asked for %d uint64 and %d int32, want %d and %d", len(k.bits64), len(k.bits32), tt.want64, tt.want32)
+			}
+		})
+	}
+}
