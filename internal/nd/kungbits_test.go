@@ -214,3 +214,69 @@ func TestMaximaBitsScratch(t *testing.T) {
 		})
 	}
 }
+
+// sphereRanks returns m points of the sphere of d columns from a stream
+// of testkit.Stream as bitsKung takes them: sorted on column 0, which
+// their places then stand for, with the ranks of columns 1 on.
+func sphereRanks(m, d int, stream uint64) [][]int32 {
+	values := testkit.Stream("sphere", m, d, stream)
+	places := make([]int, m)
+	for i := range places {
+		places[i] = i
+	}
+	slices.SortFunc(places, func(a, b int) int { return cmp.Compare(values[a*d], values[b*d]) })
+	rows := make([][]int32, m)
+	for i := range rows {
+		rows[i] = make([]int32, d-1)
+	}
+	byColumn := make([]int, m)
+	for c := 1; c < d; c++ {
+		for i := range byColumn {
+			byColumn[i] = i
+		}
+		slices.SortFunc(byColumn, func(a, b int) int { return cmp.Compare(values[places[a]*d+c], values[places[b]*d+c]) })
+		for r, i := range byColumn {
+			rows[i][c-1] = int32(r)
+		}
+	}
+	return rows
+}
+
+// BenchmarkMaximaBits times maximaBits alone on points of a sphere, which
+// all survive, at the most rows it takes by default (bits) and fewer, at
+// the default bitsWords, cycling through four streams of data.
+func BenchmarkMaximaBits(b *testing.B) {
+	for _, d := range []int{4, 5, 6} {
+		for _, m := range []int{1024, ndDefaults.bits} {
+			b.Run(fmt.Sprintf("d=%d/m=%d", d, m), func(b *testing.B) {
+				benchMaximaBits(b, m, d, (*kung).maximaBits)
+			})
+		}
+	}
+}
+
+func benchMaximaBits(b *testing.B, m, d int, maxima func(*kung, []kRec) []kRec) {
+	var ks [4]*kung
+	var ss [4][]kRec
+	for i := range ks {
+		ks[i], ss[i] = bitsKung(sphereRanks(m, d, uint64(i)), ndDefaults)
+	}
+	for i, k := range ks {
+		maxima(k, slices.Clone(ss[i])) // the scratch grows once, not timed
+	}
+	s := make([]kRec, m)
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		k := ks[i%len(ks)]
+		for u := range m {
+			k.pts[u*d] = 0
+		}
+		copy(s, ss[i%len(ks)])
+		if got := len(maxima(k, s)); got != m {
+			b.Fatalf("%d of %d rows of a sphere survive", got, m)
+		}
+		i++
+	}
+}
