@@ -33,9 +33,10 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 	chunk := min(m, max(1, k.t.bitsWords/words))
 	// order[(c-1)*m:] lists s's places by their rank in column c, as keys
 	// rank<<16 | place, and order[(d-1)*m:] is the sort's scratch; sets
-	// holds the chunk's sets, and seen the set the walk builds.
+	// holds the chunk's sets, and seen, the last words, the set the walk
+	// builds.
 	u64 := Grow(&k.bits64, d*m+chunk*words+words)
-	order, sets, seen := u64[:d*m], u64[d*m:d*m+chunk*words], u64[d*m+chunk*words:]
+	order, sets, seen := u64[:d*m], u64[d*m:len(u64)-words], u64[len(u64)-words:]
 	for c := 1; c < d; c++ {
 		o := order[(c-1)*m : c*m]
 		top := int32(0)
