@@ -55,9 +55,10 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 	for i, r := range s {
 		ids[i] = int32(r.id)
 	}
-	for c0 := 0; c0 < m; c0 += chunk {
-		c1 := min(c0+chunk, m)
-		for c := 1; c < d; c++ {
+	// c1 is clamped to m, so the chunks end exactly at m.
+	for c0, c1 := 0, 0; c0 != m; c0 = c1 {
+		c1 = min(c0+chunk, m)
+		for c := 1; c != d; c++ {
 			o := order[(c-1)*m : c*m]
 			// Which rows fall in the chunk is a coin toss: no branch.
 			n := 0
