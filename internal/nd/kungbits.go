@@ -47,9 +47,9 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 		}
 		sortRankKeys(o, order[(d-1)*m:], bits.Len32(uint32(top)))
 	}
-	// The sets' non-zero words are [lo, hi). list holds the chunk's rows
-	// in the order of the column at hand, as their index in that order;
-	// ids keeps s's rows, which the result overwrites.
+	// The sets' non-zero words are [lo, hi), empty for an empty set. list
+	// holds the chunk's rows in the order of the column at hand, as their
+	// index in that order; ids keeps s's rows, which the result overwrites.
 	i32 := Grow(&k.bits32, 2*chunk+2*m)
 	lo, hi, list, ids := i32[:chunk], i32[chunk:2*chunk], i32[2*chunk:2*chunk+m], i32[2*chunk+m:]
 	for i, r := range s {
@@ -89,7 +89,7 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 					lo[j], hi[j] = 0, int32(top+1)
 				}
 				l, h := int(lo[j]), int(hi[j])
-				if l >= h {
+				if l == h {
 					continue // nothing before p is no worse so far
 				}
 				cut, by := set[l:h], seen[l:h]
@@ -109,8 +109,11 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 				for l < h && set[l] == 0 {
 					l++
 				}
-				for h > l && set[h-1] == 0 {
-					h--
+				if l < h {
+					// set[l] is not zero, and stops the walk down.
+					for set[h-1] == 0 {
+						h--
+					}
 				}
 				lo[j], hi[j] = int32(l), int32(h)
 			}
