@@ -135,14 +135,14 @@ func (k *kung) maximaBits(s []kRec) []kRec {
 // bits, by rank, keeping the order of equal ranks, through buf (as long):
 // a least significant digit radix sort of one to three passes.
 func sortRankKeys(keys, buf []uint64, rankBits int) {
-	passes := max(1, (rankBits+10)/11)
-	digit := (rankBits + passes - 1) / passes
+	passes, digit := rankPasses(rankBits)
 	if digit == 0 || len(keys) == 0 {
 		return
 	}
 	var count [1 << 11]int32
 	src, dst := keys, buf
-	for shift := 16; shift < 16+rankBits; shift += digit {
+	shift := 16
+	for range passes {
 		mask := uint64(1)<<digit - 1
 		clear(count[:1<<digit])
 		for _, k := range src {
@@ -159,10 +159,21 @@ func sortRankKeys(keys, buf []uint64, rankBits int) {
 			count[b]++
 		}
 		src, dst = dst, src
+		shift += digit
 	}
 	if &src[0] != &keys[0] {
 		copy(keys, src)
 	}
+}
+
+// rankPasses returns how many passes sortRankKeys makes over ranks of
+// rankBits bits, and the bits of their digits: the fewest passes of
+// digits of at most 11 bits (a table of 8 KiB of counts), the bits shared
+// out as evenly as they go, so that each pass clears and sums as few
+// counts as it can.
+func rankPasses(rankBits int) (passes, digit int) {
+	passes = max(1, (rankBits+10)/11)
+	return passes, (rankBits + passes - 1) / passes
 }
 
 // Grow returns (*buf)[:n], reallocating it when it is shorter; the

@@ -38,6 +38,31 @@ func TestSortRankKeys(t *testing.T) {
 	})
 }
 
+// TestRankPasses checks the digits sortRankKeys sorts by: as few passes
+// as digits of at most 11 bits allow, the bits shared as evenly as they
+// go. Narrower digits still sort, in more passes, so
+// TestSortRankKeys cannot tell.
+func TestRankPasses(t *testing.T) {
+	tests := []struct {
+		rankBits, passes, digit int
+	}{
+		{0, 1, 0},   // all ranks 0: nothing to sort
+		{1, 1, 1},   // (1+10)/11 = 1 pass
+		{11, 1, 11}, // (11+10)/11 = 1 pass, the widest digit
+		{12, 2, 6},  // (12+10)/11 = 2 passes, (12+1)/2 = 6 bits
+		{17, 2, 9},  // 1<<16 distinct rows: (17+10)/11 = 2, (17+1)/2 = 9
+		{22, 2, 11}, // (22+10)/11 = 2, (22+1)/2 = 11
+		{23, 3, 8},  // (23+10)/11 = 3, (23+2)/3 = 8
+		{31, 3, 11}, // ranks below 2³¹: (31+10)/11 = 3, (31+2)/3 = 11
+	}
+	for _, tt := range tests {
+		passes, digit := rankPasses(tt.rankBits)
+		if passes != tt.passes || digit != tt.digit {
+			t.Errorf("rankPasses(%d) = %d passes of %d bits, want %d of %d", tt.rankBits, passes, digit, tt.passes, tt.digit)
+		}
+	}
+}
+
 // TestMaximaBitsAtScale runs the engine at its default sizes on fronts of
 // tens of thousands of rows, where halves of 8192 rows go to maximaBits in
 // chunks of a few thousand rows and the divide and conquer marries them
