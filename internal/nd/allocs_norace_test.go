@@ -89,3 +89,23 @@ func TestFrontKungAllocatesNothingWarm(t *testing.T) {
 		}
 	}
 }
+
+// TestSortStableScratch: SortStable inserts up to stableSmall = 32
+// records, with no scratch; past that it allocates one when the caller's
+// is shorter than the records, and uses one as long.
+func TestSortStableScratch(t *testing.T) {
+	for _, tt := range []struct {
+		n, buf int
+		allocs float64
+	}{{32, 0, 0}, {33, 0, 1}, {33, 32, 1}, {33, 33, 0}, {100, 100, 0}} {
+		a, buf := make([]Rec, tt.n), make([]Rec, tt.buf)
+		if allocs := testing.AllocsPerRun(10, func() {
+			for i := range a {
+				a[i] = Rec{Key: uint64(len(a) - i), Aux: uint64(i)}
+			}
+			SortStable(a, buf)
+		}); allocs != tt.allocs {
+			t.Errorf("SortStable of %d records, scratch of %d: %v allocations, want %v", tt.n, tt.buf, allocs, tt.allocs)
+		}
+	}
+}
