@@ -67,6 +67,29 @@ func TestContributions3ByHand(t *testing.T) {
 		// the second only, takes from it the part above z = 1 that the first
 		// does not cover: 1×1×0.5.
 		{"a row that only one other hides", []float64{3, 3, 1, 2, 2, 2, 1, 1, 1.5}, up, []float64{0, 0, 0}, []float64{5, 3.5, 0}},
+		// Ties in x between rows the sweep meets in turn. (2, 4, 2) and
+		// (2, 2, 4) share the cube [0,2]×[0,2]×[0,2], 8, and keep 16 − 8;
+		// (3, 1, 1) keeps its box, 3, less the 2×1×1 both hide: 1.
+		{"a tie in x across the heights", []float64{2, 4, 2, 2, 2, 4, 3, 1, 1}, up, []float64{0, 0, 0}, []float64{8, 8, 1}},
+		// (4, 2, 4) holds (4, 2, 2) and (4, 1, 2): its box, 32, less the
+		// union of (4, 2, 2), 16, and of (1, 4, 3) clipped to (1, 2, 3),
+		// whose 1×2×1 above z = 2 is new: 14. (1, 4, 3) keeps 12 − 6.
+		{"a tie in x with the row above", []float64{4, 2, 4, 4, 2, 2, 4, 1, 2, 1, 4, 3}, up, []float64{0, 0, 0}, []float64{14, 0, 0, 6}},
+		// (4, 2, 4) holds (1, 1, 3) and (1, 2, 2): 32 less (1, 4, 4)
+		// clipped to (1, 2, 4), 8, is 24; (1, 4, 4) keeps 16 less the same
+		// 8, which holds the other two clipped.
+		{"a tie in x below a front row", []float64{1, 4, 4, 1, 1, 3, 1, 2, 2, 4, 2, 4}, up, []float64{0, 0, 0}, []float64{8, 0, 0, 24}},
+		// (1, 4, 3) keeps 12 less (3, 2, 4) clipped to (1, 2, 3): 6.
+		// (3, 2, 4) keeps 24 less 19: 2×3×2 under (4, 2, 2), then the
+		// L-shaped 2 + 3 − 1 = 4 of (1, 2, 3) and (3, 1, 4) between z = 2
+		// and 3, and 3×1×1 of (3, 1, 4) above: 5. (3, 1, 4) is inside it;
+		// (4, 2, 2) keeps 16 less (3, 2, 2), 12: 4.
+		{"a tie in x the new front row dominates", []float64{1, 4, 3, 3, 2, 4, 3, 1, 4, 4, 2, 2}, up, []float64{0, 0, 0}, []float64{6, 5, 0, 4}},
+		// (1, 3, 1) and (1, 4, 2) are inside (1, 4, 4). (3, 2, 1) keeps 6
+		// less the union of 1×2 and 3×1 over z ∈ [0, 1], 4: 2. (1, 4, 4)
+		// keeps 16 less 1×4×2 and 1×1×2 above it: 6. (4, 1, 4) keeps 16
+		// less 3×1×1 and 1×1×3: 10.
+		{"a back row on a rectangle's old left side", []float64{1, 3, 1, 3, 2, 1, 1, 4, 4, 1, 4, 2, 4, 1, 4}, up, []float64{0, 0, 0}, []float64{0, 2, 6, 0, 10}},
 		// Rows outside the box, on its border or NaN count for nothing.
 		{"rows outside the box", []float64{1, 1, 1, 0, 5, 5, math.NaN(), 1, 1, 2, -1, 2}, up, []float64{0, 0, 0}, []float64{1, 0, 0, 0}},
 	}
@@ -79,6 +102,48 @@ func TestContributions3ByHand(t *testing.T) {
 					maximize = make([]bool, 3)
 				}
 				got := sharesOf(tt.values, 3, maximize, tt.ref)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("shares (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestContributions3RoundingByHand holds the sweep, which updates areas by
+// differences, to shares worked out exactly on rows where a wrong choice
+// of when to measure again, or of which rows to keep, shows in the result.
+// Maximized, reference (0, 0, 0).
+func TestContributions3RoundingByHand(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []float64
+		want   []float64
+	}{
+		// (3, 6, 1+2^-52) holds (3, 6−2^-50, 1), which leaves it the strip
+		// 3×2^-50 under z = 1: 3·6·2^-52 + 3·2^-50·1 = 30·2^-52. The back
+		// row's gain, 3·(6−2^-50) = 18 − 3·2^-50, rounds to 18 − 2^-48
+		// (ulps of 2^-48 above 16), so 18 less the gain would be 2^-48 =
+		// 4·2^-50: a difference that cancels more than half the area must
+		// not be taken.
+		{"an area almost all lost", []float64{3, 6, 1 + 0x1p-52, 3, 6 - 0x1p-50, 1}, []float64{30 * 0x1p-52, 0}},
+		// A = (6, 6) over C = (7, 1) has the rectangle [0,6]×[1,6], 30,
+		// for 2^-50 of height; (0.24, 1) lies inside C, on A's bottom, and
+		// stays out of the back. D = (3, 7) at z = 1 cuts [0,3]×[1,6],
+		// 15, leaving A 15: 15 + 30·2^-50, which ulps of 2^-49 hold. Had
+		// the row on the bottom entered the back, the cut would be the
+		// strips 0.24·5 + (3 − 0.24)·5, 15 − 2^-49 in floats (see
+		// TestContributions2RectangleInOneProduct), and A's area would be
+		// left 15 + 2^-49. C keeps 7·(1+2^-50) less A's 6·(1+2^-50); D keeps
+		// 21 less A's 18.
+		{"a row on a rectangle's bottom", []float64{6, 6, 1 + 0x1p-50, 7, 1, 1 + 0x1p-50, 0.24, 1, 1 + 0x1p-51, 3, 7, 1},
+			[]float64{15 + 15*0x1p-49, 1 + 0x1p-50, 0, 3}},
+	}
+	for _, p := range contributions3Paths {
+		for _, tt := range tests {
+			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
+				useContributions3Path(t, p.limit)
+				got := sharesOf(tt.values, 3, []bool{true, true, true}, []float64{0, 0, 0})
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Errorf("shares (-want +got):\n%s", diff)
 				}
