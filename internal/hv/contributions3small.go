@@ -41,6 +41,15 @@ type contrib3Step struct {
 	row  int32
 }
 
+// contrib3CountMax is the longest front contrib3Search counts rather than
+// bisects: up to about there the independent comparisons cost less than
+// the dependent steps of a bisection.
+const contrib3CountMax = 16
+
+// contrib3Counts reports whether contrib3Search counts the steps of a front
+// of n steps rather than bisecting it.
+func contrib3Counts(n int) bool { return n <= contrib3CountMax }
+
 // contrib3Search returns the first step of front with x ≥ v: on a short
 // front by counting the steps left of v, comparisons that do not wait on
 // one another, and on a longer one by bisection whose comparison moves the
@@ -48,7 +57,7 @@ type contrib3Step struct {
 // half the time.
 func contrib3Search(front []contrib3Step, v float64) int {
 	j := 0
-	if len(front) <= 16 {
+	if contrib3Counts(len(front)) {
 		for _, f := range front {
 			j += nd.OneIf(f.x < v)
 		}

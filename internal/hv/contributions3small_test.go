@@ -152,6 +152,48 @@ func TestContributions3RoundingByHand(t *testing.T) {
 	}
 }
 
+// TestContrib3Search: the first step with x ≥ v, a step with x = v
+// included, on a front short enough to count (three steps) and on one long
+// enough to bisect (twenty, x = 1…20); contrib3Counts draws the line
+// between the two at sixteen steps, where only speed shows it.
+func TestContrib3Search(t *testing.T) {
+	short := []contrib3Step{{x: 1, y: 3}, {x: 2, y: 2}, {x: 3, y: 1}}
+	long := make([]contrib3Step, 20)
+	for i := range long {
+		long[i] = contrib3Step{x: float64(i + 1), y: float64(20 - i)}
+	}
+	for _, tt := range []struct {
+		name  string
+		front []contrib3Step
+		v     float64
+		want  int
+	}{
+		{"short, left of every step", short, 0.5, 0},
+		{"short, on the first step", short, 1, 0},
+		{"short, on a middle step", short, 2, 1},
+		{"short, between steps", short, 2.5, 2},
+		{"short, right of every step", short, 3.5, 3},
+		{"empty", nil, 1, 0},
+		{"long, left of every step", long, 0, 0},
+		{"long, on a step", long, 7, 6},
+		{"long, between steps", long, 7.5, 7},
+		{"long, on the last step", long, 20, 19},
+		{"long, right of every step", long, 21, 20},
+	} {
+		if got := contrib3Search(tt.front, tt.v); got != tt.want {
+			t.Errorf("%s: contrib3Search(%v) = %d, want %d", tt.name, tt.v, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		n    int
+		want bool
+	}{{0, true}, {1, true}, {16, true}, {17, false}, {100, false}} {
+		if got := contrib3Counts(tt.n); got != tt.want {
+			t.Errorf("contrib3Counts(%d) = %v, want %v", tt.n, got, tt.want)
+		}
+	}
+}
+
 // contributions3Input draws a three-column matrix from a handful of values,
 // so ties in every column, duplicates and rows outside the box are common,
 // with NaN and infinities when special is set.
