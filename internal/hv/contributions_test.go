@@ -497,3 +497,35 @@ func TestContributionsSmallPathLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestSlabsByHand: slabs cuts the box from origin (0, 0, 0) to p = (4, 4,
+// 4) at the heights of the rows below it, 4, 3, 2 and 1, top down, and
+// hands each slab the projections of the rows above its bottom, in the
+// order it met them, from one buffer sized for all four rows (2 columns
+// each, 8 values), so that no append reallocates. The row level with p's
+// top bounds no slab: a slab of no height is never measured, which would
+// take the projection's area for nothing (and 0·+Inf is NaN where that
+// area overflows).
+func TestSlabsByHand(t *testing.T) {
+	type call struct {
+		top, h float64
+		proj   []float64
+		cap    int
+	}
+	p, origin := []float64{4, 4, 4}, []float64{0, 0, 0}
+	lim := []float64{1, 3, 3, 3, 1, 2, 2, 2, 1, 1, 1, 4}
+	var got []call
+	slabs(p, origin, lim, func(top, h float64, proj []float64) bool {
+		got = append(got, call{top, h, slices.Clone(proj), cap(proj)})
+		return false
+	})
+	want := []call{
+		{4, 3, []float64{1, 1}, 8},
+		{3, 2, []float64{1, 1, 1, 3}, 8},
+		{2, 1, []float64{1, 1, 1, 3, 3, 1}, 8},
+		{1, 0, []float64{1, 1, 1, 3, 3, 1, 2, 2}, 8},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(call{})); diff != "" {
+		t.Errorf("slabs (-want +got):\n%s", diff)
+	}
+}
