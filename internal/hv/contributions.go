@@ -606,15 +606,15 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			removed = append(removed, l)
 		}
 		front.set.add(r)
-		// The removed rows were l's old successor and s's old predecessor.
-		lOldNext, sOldPrev := s, l
-		for _, q := range removed {
-			if lOldNext < 0 || x[q] < x[lOldNext] {
-				lOldNext = q
-			}
-			if sOldPrev < 0 || x[q] > x[sOldPrev] {
-				sOldPrev = q
-			}
+		// l's old successor and s's old predecessor: r's old neighbours n
+		// and p, unless r pushed them off, the tie n making way for s and
+		// the last row pushed off on the left (the one furthest left) for l.
+		lOldNext, sOldPrev := n, p
+		if s != n {
+			sOldPrev = n
+		}
+		if l != p {
+			lOldNext = removed[len(removed)-1]
 		}
 		if l >= 0 {
 			ll := front.set.prev(l)
