@@ -473,7 +473,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 		return ox
 	}
 	below := func(s int) float64 {
-		if s >= 0 {
+		if s != -1 {
 			return y[s]
 		}
 		return oy
@@ -523,7 +523,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 		// The last back row at or left of x[r]; ranks order ties in x
 		// arbitrarily, and the back holds at most one row with a given x.
 		q := back.set.next(r)
-		if q < 0 || x[q] > x[r] {
+		if q == -1 || x[q] > x[r] {
 			q = back.set.prev(r)
 		}
 		lost, right := 0.0, x[r]
@@ -555,7 +555,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			back.set.remove(q)
 		}
 		h := ys
-		if q >= 0 {
+		if q != -1 {
 			h = max(h, y[q])
 		}
 		return lost + rect(hi-left, yr-h)
@@ -595,7 +595,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 		// returning r's new neighbours l and s.
 		removed = removed[:0]
 		s := n
-		if s >= 0 && x[s] <= x[r] { // a tie in x that r dominates
+		if s != -1 && x[s] <= x[r] { // a tie in x that r dominates
 			front.set.remove(s)
 			removed = append(removed, s)
 			s = front.set.next(s)
@@ -622,7 +622,7 @@ func contributions3(pts []float64, origin [3]float64) []float64 {
 			settle(l, z)
 			take(l, raiseBottom(l, xl, below(lOldNext), y[r]), ll, xl, y[r])
 		}
-		if s >= 0 {
+		if s != -1 {
 			ys := below(front.set.next(s))
 			settle(s, z)
 			take(s, moveLeft(s, sOldPrev, ys, leftOf(sOldPrev), x[r]), r, x[r], ys)
