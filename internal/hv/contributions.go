@@ -692,13 +692,19 @@ func contributionsMany(pts, origin []float64, dims int) []float64 {
 			ext[k] -= origin[k%dims]
 		}
 		share := box - hvFinite(ext, dims)
-		if share < box*0x1p-12 {
+		if lostToCancellation(share, box) {
 			share = uncovered(p, origin, limited)
 		}
 		out[i] = max(saturate(share), 0)
 	}
 	return out
 }
+
+// lostToCancellation reports whether a share found as box − (the volume
+// the other rows cover in it) is under 2^-12 of box, where the
+// subtraction has cancelled the leading 12 bits and uncovered measures it
+// again, term by term.
+func lostToCancellation(share, box float64) bool { return share < box*0x1p-12 }
 
 // uncovered returns the volume of the box from origin to p that no box
 // from origin to a row of lim (rows as wide as p, each ≤ p in every

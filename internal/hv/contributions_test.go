@@ -529,3 +529,24 @@ func TestSlabsByHand(t *testing.T) {
 		t.Errorf("slabs (-want +got):\n%s", diff)
 	}
 }
+
+// TestLostToCancellation: a share is measured again when it is under
+// 2^-12 of its box, not at 2^-12.
+func TestLostToCancellation(t *testing.T) {
+	for _, tt := range []struct {
+		share, box float64
+		want       bool
+	}{
+		{0x1p-12, 1, false},
+		{math.Nextafter(0x1p-12, 0), 1, true},
+		{0, 1, true},
+		{0.5, 1, false},
+		{3, 8 * 4096, true}, // 3 < 8
+		{8, 8 * 4096, false},
+		{0, 0, false},
+	} {
+		if got := lostToCancellation(tt.share, tt.box); got != tt.want {
+			t.Errorf("lostToCancellation(%v, %v) = %v, want %v", tt.share, tt.box, got, tt.want)
+		}
+	}
+}
