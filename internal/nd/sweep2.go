@@ -25,70 +25,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	rowBits := uint(bits.Len(uint(n - 1)))
 	rowMask := uint64(1)<<rowBits - 1
 	pack := func(k1 uint64, r int) uint64 { return k1&^rowMask | uint64(r) }
-	var recs []Rec
-	filtered := n >= t.prefilterMin
-	if filtered {
-		// The pivot loop of pivotFilter, unrolled for two columns since it is
-		// most of the cost when little survives.
-		p := newPivotSet(values, n, 2, flip, nil)
-		pk := p.keys
-		lo0, lo1, sc0, sc1 := p.lo[0], p.lo[1], p.scale[0], p.scale[1]
-		if f0 != 0 {
-			sc0 = -sc0 // score -v as (v - -lo)·-scale
-			lo0 = -lo0
-		}
-		if f1 != 0 {
-			sc1 = -sc1
-			lo1 = -lo1
-		}
-		// Room for the sort's scratch comes with the survivors' records.
-		recs = make([]Rec, 0, 2*min(n, 4096))
-		stale := 0
-		probe := t.probeAt(n)
-		for r := 0; r < n; r++ {
-			if r == probe && 2*len(recs) > r { // as in pivotFilter
-				filtered = false
-				break
-			}
-			v0, v1 := values[2*r], values[2*r+1]
-			k0, k1 := FastKey(v0, f0), FastKey(v1, f1)
-			dominated := false
-			for i := 0; i < len(pk) && !dominated; i += 2 {
-				p0, p1 := pk[i], pk[i+1]
-				dominated = p0 <= k0 && p1 <= k1 && (p0 < k0 || p1 < k1)
-			}
-			if dominated {
-				continue
-			}
-			if 2*len(recs) == cap(recs) {
-				recs = append(make([]Rec, 0, 2*growCap(len(recs), n)), recs...)
-			}
-			recs = append(recs, Rec{Key: k0, Aux: pack(k1, r)})
-			changed := false
-			if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
-				p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
-			}
-			// A column's lexicographic best is on the front.
-			if k0 < pk[2] || k0 == pk[2] && k1 < pk[3] {
-				pk[2], pk[3], changed = k0, k1, true
-			}
-			if k1 < pk[5] || k1 == pk[5] && k0 < pk[4] {
-				pk[4], pk[5], changed = k0, k1, true
-			}
-			if changed {
-				stale = len(recs)
-			}
-		}
-		f := 0
-		for j, rec := range recs {
-			k1 := FastKey(values[2*(rec.Aux&rowMask)+1], f1)
-			if j >= stale || !p.dominated([]uint64{rec.Key, k1}) {
-				recs[f] = rec
-				f++
-			}
-		}
-		recs = recs[:f]
-	}
+	recs, filtered := front2Filter(values, n, flip, rowMask, t)
 	if !filtered {
 		// A pre-filter that stood down leaves its buffer, big enough for
 		// the records and the sort's scratch when n is small.
@@ -154,6 +91,79 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 		i = j
 	}
 	return sorted[:count]
+}
+
+// front2Filter is front2's pre-filter, the pivot loop of pivotFilter
+// unrolled for two columns since it is most of the cost when little
+// survives. It returns the records of the rows that no pivot dominates, in
+// row order, each of the row's first key and its payload (the second key
+// above rowMask, the row in it), in a buffer with room for as many again,
+// the sort's scratch; and true. Below t.prefilterMin rows it does not run,
+// and at the probe row, when most rows so far survived, it stands down:
+// then it returns false, with its buffer (nil if it did not run) for
+// front2 to reuse.
+func front2Filter(values []float64, n int, flip []uint64, rowMask uint64, t ndTuning) (recs []Rec, filtered bool) {
+	if n < t.prefilterMin {
+		return nil, false
+	}
+	f0, f1 := flip[0], flip[1]
+	p := newPivotSet(values, n, 2, flip, nil)
+	pk := p.keys
+	lo0, lo1, sc0, sc1 := p.lo[0], p.lo[1], p.scale[0], p.scale[1]
+	if f0 != 0 {
+		sc0 = -sc0 // score -v as (v - -lo)·-scale
+		lo0 = -lo0
+	}
+	if f1 != 0 {
+		sc1 = -sc1
+		lo1 = -lo1
+	}
+	// Room for the sort's scratch comes with the survivors' records.
+	recs = make([]Rec, 0, 2*min(n, 4096))
+	stale := 0
+	probe := t.probeAt(n)
+	for r := 0; r < n; r++ {
+		if r == probe && 2*len(recs) > r { // as in pivotFilter
+			return recs, false
+		}
+		v0, v1 := values[2*r], values[2*r+1]
+		k0, k1 := FastKey(v0, f0), FastKey(v1, f1)
+		dominated := false
+		for i := 0; i < len(pk) && !dominated; i += 2 {
+			p0, p1 := pk[i], pk[i+1]
+			dominated = p0 <= k0 && p1 <= k1 && (p0 < k0 || p1 < k1)
+		}
+		if dominated {
+			continue
+		}
+		if 2*len(recs) == cap(recs) {
+			recs = append(make([]Rec, 0, 2*growCap(len(recs), n)), recs...)
+		}
+		recs = append(recs, Rec{Key: k0, Aux: k1&^rowMask | uint64(r)})
+		changed := false
+		if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
+			p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
+		}
+		// A column's lexicographic best is on the front.
+		if k0 < pk[2] || k0 == pk[2] && k1 < pk[3] {
+			pk[2], pk[3], changed = k0, k1, true
+		}
+		if k1 < pk[5] || k1 == pk[5] && k0 < pk[4] {
+			pk[4], pk[5], changed = k0, k1, true
+		}
+		if changed {
+			stale = len(recs)
+		}
+	}
+	f := 0
+	for j, rec := range recs {
+		k1 := FastKey(values[2*(rec.Aux&rowMask)+1], f1)
+		if j >= stale || !p.dominated([]uint64{rec.Key, k1}) {
+			recs[f] = rec
+			f++
+		}
+	}
+	return recs[:f], true
 }
 
 // front2Small is the two-column front of a pool of at most a few thousand
