@@ -228,3 +228,54 @@ func TestFront2FilterKeepsTheFront(t *testing.T) {
 		}
 	})
 }
+
+// TestFront2FilterBuffer pins the survivors' buffer: allocated once at
+// 2·min(n, 4096) records, room for the survivors and the sort's scratch,
+// and, when 4096 rows survive of more, grown once to 2·growCap(4096, n).
+func TestFront2FilterBuffer(t *testing.T) {
+	diagonal := func(n int) []float64 { // row 0 dominates every other row
+		values := make([]float64, 2*n)
+		for r := range n {
+			values[2*r], values[2*r+1] = float64(r), float64(r)
+		}
+		return values
+	}
+	line := func(n int) []float64 { // every row on the front
+		values := make([]float64, 2*n)
+		for r := range n {
+			values[2*r], values[2*r+1] = float64(r), float64(n-1-r)
+		}
+		return values
+	}
+	tests := []struct {
+		name    string
+		values  []float64
+		survive int
+		cap     int
+	}{
+		{"one survivor of 16 rows in 2·16 records", diagonal(16), 1, 32},
+		{"one survivor of 5000 rows in 2·4096 records", diagonal(5000), 1, 8192},
+		// 4096 ≥ 5000/8, so growCap(4096, 5000) is 5000.
+		{"5000 survivors of 5000 rows in 2·5000 records", line(5000), 5000, 10000},
+	}
+	for _, tt := range tests {
+		n := len(tt.values) / 2
+		recs, filtered := front2Filter(tt.values, n, KeyFlips([]bool{false, false}), uint64(1)<<bits.Len(uint(n-1))-1, filterOn)
+		if !filtered || len(recs) != tt.survive || cap(recs) != tt.cap {
+			t.Errorf("%s: %d survivors in a buffer of %d (filtered %v), want %d in %d", tt.name, len(recs), cap(recs), filtered, tt.survive, tt.cap)
+		}
+	}
+}
+
+// TestFront2NoRows gives the two-column engines an empty pool, which
+// their callers answer before calling them: each returns an empty front,
+// and front2Small's is not nil, which would mean it gave up.
+func TestFront2NoRows(t *testing.T) {
+	flip := KeyFlips([]bool{false, true})
+	if got := front2(nil, 0, flip, ndDefaults); len(got) != 0 {
+		t.Errorf("front2 of no rows = %v, want none", got)
+	}
+	if got := front2Small(nil, 0, flip, ndDefaults.crowd); got == nil || len(got) != 0 {
+		t.Errorf("front2Small of no rows = %#v, want an empty front", got)
+	}
+}
