@@ -279,3 +279,74 @@ func TestFront2NoRows(t *testing.T) {
 		t.Errorf("front2Small of no rows = %#v, want an empty front", got)
 	}
 }
+
+// TestRangeCut works buckets by hand: [10, 20] in 5 buckets is a scale of
+// 5/10 = 0.5, so v goes to bucket ⌊(v − 10)·0.5⌋, the top value and NaN to
+// the last, 4.
+func TestRangeCut(t *testing.T) {
+	cut, ok := cutRange(10, 20, 5)
+	if !ok {
+		t.Fatalf("cutRange(10, 20, 5) reports an overflow")
+	}
+	for _, tt := range []struct {
+		v    float64
+		want int
+	}{
+		{10, 0}, {11.9, 0}, {12, 1}, {15, 2}, {17.9, 3}, {18, 4}, {19.99, 4}, {20, 4}, {math.NaN(), 4},
+	} {
+		if got := cut.bucket(tt.v); got != tt.want {
+			t.Errorf("bucket(%v) = %d, want %d", tt.v, got, tt.want)
+		}
+	}
+	// A span of 0 scales by +Inf, and 0·Inf is NaN: the last bucket.
+	flat, ok := cutRange(3, 3, 4)
+	if got := flat.bucket(3); !ok || got != 3 {
+		t.Errorf("cutRange(3, 3, 4) = _, %v; bucket(3) = %d, want 3", ok, got)
+	}
+	for _, hi := range []float64{math.Inf(1), math.MaxFloat64} {
+		if _, ok := cutRange(-math.MaxFloat64, hi, 4); ok {
+			t.Errorf("cutRange(-Max, %v, 4) reports no overflow", hi)
+		}
+	}
+}
+
+// TestRadixOrderKeys checks radixOrder's keys by hand: three rows take
+// w = 6 bits a digit, 2^12 = 4096 buckets over [0, 2], a scale of 2048, so
+// first values 2, 1 and 0 key 4095 (the top goes to the last bucket),
+// 2048 and 0. Distinct keys leave no tie for the values to settle.
+func TestRadixOrderKeys(t *testing.T) {
+	sv := [][2]float64{{2, 0}, {1, 1}, {0, 2}}
+	order := make([]uint16, 3)
+	sc := new(radixScratch)
+	sc.radixOrder(sv, order, 0, 2, ndDefaults.crowd)
+	if diff := cmp.Diff([]uint16{2, 1, 0}, order); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	want := []uint32{0<<radixRowBits | 2, 2048<<radixRowBits | 1, 4095<<radixRowBits | 0}
+	if diff := cmp.Diff(want, sc.recs[:3]); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}
+
+// TestLexOrderBoundary checks that lexOrder orders up to lexRadixMax rows
+// by radixOrder and more by bucketOrder: a fresh scratch shows which ran,
+// radixOrder's memory or bucketOrder's.
+func TestLexOrderBoundary(t *testing.T) {
+	defer func(old int) { lexRadixMax = old }(lexRadixMax)
+	lexRadixMax = 4
+	values := []float64{3, 0, 1, 1, 2, 2, 0, 3, 1, 0}
+	for _, tt := range []struct {
+		n     int
+		radix bool
+		want  []uint16
+	}{{4, true, []uint16{3, 1, 2, 0}}, {5, false, []uint16{3, 4, 1, 2, 0}}} {
+		sc := new(front2Scratch)
+		_, order, _, ok := sc.lexOrder(values[:2*tt.n], tt.n, 1, 1, ndDefaults.crowd)
+		if !ok || (sc.radix != nil) != tt.radix || (sc.of != nil) == tt.radix {
+			t.Errorf("%d rows: ok %v, radixOrder ran %v, bucketOrder ran %v; want radixOrder %v", tt.n, ok, sc.radix != nil, sc.of != nil, tt.radix)
+		}
+		if diff := cmp.Diff(tt.want, order); diff != "" {
+			t.Errorf("%d rows: order (-want +got):\n%s", tt.n, diff)
+		}
+	}
+}
