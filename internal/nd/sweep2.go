@@ -22,7 +22,7 @@ import (
 // of the first key and the row, written over the sorted records.
 func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	f0, f1 := flip[0], flip[1]
-	rowBits := uint(bits.Len(uint(n - 1)))
+	rowBits := payloadRowBits(n)
 	rowMask := uint64(1)<<rowBits - 1
 	pack := func(k1 uint64, r int) uint64 { return k1&^rowMask | uint64(r) }
 	recs, filtered := front2Filter(values, n, flip, rowMask, t)
@@ -92,6 +92,11 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	}
 	return sorted[:count]
 }
+
+// payloadRowBits is the bits that front2's record payloads give the row,
+// of n rows: as few as hold row n-1, so that as much of the second key as
+// fits goes above them.
+func payloadRowBits(n int) uint { return uint(bits.Len(uint(n - 1))) }
 
 // front2Filter is front2's pre-filter, the pivot loop of pivotFilter
 // unrolled for two columns since it is most of the cost when little

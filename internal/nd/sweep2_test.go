@@ -2,7 +2,6 @@ package nd
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"testing"
 
@@ -21,7 +20,7 @@ var filterOn = ndTuning{prefilterMin: 1, probe: math.MaxInt}
 func filterRows(t interface{ Fatalf(string, ...any) }, values []float64, maximize []bool, tuning ndTuning) (rows []int, filtered bool) {
 	n := len(values) / 2
 	flip := KeyFlips(maximize)
-	rowMask := uint64(1)<<bits.Len(uint(n-1)) - 1
+	rowMask := uint64(1)<<payloadRowBits(n) - 1
 	recs, filtered := front2Filter(values, n, flip, rowMask, tuning)
 	if !filtered {
 		return nil, false
@@ -39,6 +38,19 @@ func filterRows(t interface{ Fatalf(string, ...any) }, values []float64, maximiz
 		rows = append(rows, r)
 	}
 	return rows, true
+}
+
+// TestPayloadRowBits checks that front2's payloads give the row as few
+// bits as hold the last row, n-1, leaving the rest to the second key.
+func TestPayloadRowBits(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want uint
+	}{{1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {1 << 20, 20}, {1<<20 + 1, 21}} {
+		if got := payloadRowBits(tt.n); got != tt.want {
+			t.Errorf("payloadRowBits(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
 }
 
 // TestFront2FilterSurvivors works the two-column pre-filter by hand. Its
@@ -260,7 +272,7 @@ func TestFront2FilterBuffer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		n := len(tt.values) / 2
-		recs, filtered := front2Filter(tt.values, n, KeyFlips([]bool{false, false}), uint64(1)<<bits.Len(uint(n-1))-1, filterOn)
+		recs, filtered := front2Filter(tt.values, n, KeyFlips([]bool{false, false}), uint64(1)<<payloadRowBits(n)-1, filterOn)
 		if !filtered || len(recs) != tt.survive || cap(recs) != tt.cap {
 			t.Errorf("%s: %d survivors in a buffer of %d (filtered %v), want %d in %d", tt.name, len(recs), cap(recs), filtered, tt.survive, tt.cap)
 		}
