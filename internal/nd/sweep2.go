@@ -49,10 +49,7 @@ func front2(values []float64, n int, flip []uint64, t ndTuning) []Rec {
 	exact := func(aux uint64) uint64 { return FastKey(values[2*(aux&rowMask)+1], f1) }
 	// less reports whether the second key of payload a is below that of b.
 	less := func(a, b uint64) bool {
-		if a>>rowBits != b>>rowBits {
-			return a>>rowBits < b>>rowBits
-		}
-		return exact(a) < exact(b)
+		return a>>rowBits < b>>rowBits || a>>rowBits == b>>rowBits && exact(a) < exact(b)
 	}
 	var best uint64 // the payload of a row with the best second key so far
 	seen := false
@@ -160,14 +157,17 @@ func front2Filter(values []float64, n int, flip []uint64, rowMask uint64, t ndTu
 			stale = len(recs)
 		}
 	}
+	// The survivors after stale met the final pivots; those before it meet
+	// them now.
 	f := 0
-	for j, rec := range recs {
+	for _, rec := range recs[:stale] {
 		k1 := FastKey(values[2*(rec.Aux&rowMask)+1], f1)
-		if j >= stale || !p.dominated([]uint64{rec.Key, k1}) {
+		if !p.dominated([]uint64{rec.Key, k1}) {
 			recs[f] = rec
 			f++
 		}
 	}
+	f += copy(recs[f:], recs[stale:])
 	return recs[:f], true
 }
 
