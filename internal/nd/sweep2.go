@@ -538,8 +538,8 @@ func flipSign(flip uint64) float64 {
 // bucket count and truncated; every step of that is monotone, so an earlier
 // bucket holds only smaller values and equal values share a bucket.
 type rangeCut struct {
-	lo, scale, last float64
-	buckets         int
+	lo, scale, top float64 // top is the bucket count, as a float
+	buckets        int
 }
 
 // cutRange cuts [lo, hi] into buckets, or reports false when the range is
@@ -550,12 +550,13 @@ func cutRange(lo, hi float64, buckets int) (rangeCut, bool) {
 	if !(span <= math.MaxFloat64) {
 		return rangeCut{}, false
 	}
-	return rangeCut{lo, float64(buckets) / span, float64(buckets - 1), buckets}, true
+	return rangeCut{lo, float64(buckets) / span, float64(buckets), buckets}, true
 }
 
-// bucket returns v's bucket, the last for NaN and for v at the top.
+// bucket returns v's bucket, the last for NaN and for v at the top (a
+// scaled value of at least the bucket count).
 func (c rangeCut) bucket(v float64) int {
-	if x := (v - c.lo) * c.scale; x < c.last {
+	if x := (v - c.lo) * c.scale; x < c.top {
 		return int(x)
 	}
 	return c.buckets - 1
