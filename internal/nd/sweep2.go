@@ -368,8 +368,10 @@ func (sc *radixScratch) radixOrder(sv [][2]float64, order []uint16, lo, hi float
 	// shares the key of the one before it, n if none does: on a circle,
 	// whose first values crowd at one end, the runs are there, and the
 	// search for them starts there (cachegrind, 64 fresh matrices of 1000
-	// rows: 7% fewer instructions a call, 0.7% more on uniform rows).
-	prev, first := uint32(math.MaxUint32)&^(radixRows-1), n
+	// rows: 7% fewer instructions a call, 0.7% more on uniform rows). prev
+	// starts at 1<<31, above every record (keys have at most 20 bits), so
+	// that the first record starts a key of its own.
+	prev, first := uint32(1)<<31, n
 	for i, rec := range recs[:n] {
 		order[i] = uint16(rec & (radixRows - 1))
 		first = min(first, i+n*OneIf(rec-prev >= radixRows))
