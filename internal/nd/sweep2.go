@@ -146,11 +146,13 @@ func front2Filter(values []float64, n int, flip []uint64, rowMask uint64, t ndTu
 		if s := unitClamp((v0-lo0)*sc0) + unitClamp((v1-lo1)*sc1); s < p.kneeScore {
 			p.kneeScore, pk[0], pk[1], changed = s, k0, k1, true
 		}
-		// A column's lexicographic best is on the front.
-		if k0 < pk[2] || k0 == pk[2] && k1 < pk[3] {
+		// A column's lexicographic best is on the front. No pivot
+		// dominates the row, so if it is as good as the best in the
+		// column and not equal to it, it is lexicographically better.
+		if k0 <= pk[2] && (k0 != pk[2] || k1 != pk[3]) {
 			pk[2], pk[3], changed = k0, k1, true
 		}
-		if k1 < pk[5] || k1 == pk[5] && k0 < pk[4] {
+		if k1 <= pk[5] && (k1 != pk[5] || k0 != pk[4]) {
 			pk[4], pk[5], changed = k0, k1, true
 		}
 		if changed {

@@ -112,6 +112,16 @@ func TestFront2FilterSurvivors(t *testing.T) {
 			2, 2,
 			1, 6.5,
 		}, []int{0, 1, 2}},
+		// Row 3 beats row 0, column 0's best so far, in that column and
+		// ties in the other: it is the new best, which dominates row 0
+		// and alone row 4, not the knee, row 2 at 3/8 + 2/6.5.
+		{"a column's best gives way to a row better there and equal in the other", []float64{
+			1, 6,
+			8, 0,
+			3, 2,
+			0, 6,
+			0.5, 6.5,
+		}, []int{1, 2, 3}},
 		// Row 0 is every pivot; rows 1 and 2 tie with it in one column
 		// and are worse in the other, row 3 is worse in both.
 		{"a tie with a pivot in one column and a loss in the other is dominated", []float64{
