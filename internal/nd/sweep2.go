@@ -250,7 +250,10 @@ func (sc *front2Scratch) sweep(values []float64, n int, s0, s1 float64, crowd in
 		k := 1 ^ (OneIf(best1 < v1) | OneIf(best1 <= v1)&OneIf(best0 < v0))
 		keep[r] = uint8(k)
 		kept += k
-		if v1 < best1 || v1 == best1 && v0 < best0 {
+		// A kept row is the new best: its second value is below best's, or
+		// equal with a first value no greater (an equal row changes
+		// nothing).
+		if k != 0 {
 			best0, best1 = v0, v1
 		}
 	}
