@@ -38,7 +38,42 @@ func frontSortFilter(values []float64, n, dims int, flip []uint64, sample int) [
 	}
 	keys := Grow(&sc.keys, n*dims)
 	recs := Grow(&sc.recs, 2*n)
-	lo, hi := Grow(&sc.lo, dims), Grow(&sc.hi, dims)
+	sortFilterScores(values, n, dims, flip, keys, recs[:n], Grow(&sc.lo, dims), Grow(&sc.hi, dims))
+	sorted, _ := SortRecs(recs[:n], recs[n:])
+	// The window's rows, with their keys side by side and their scores.
+	wrows, wkeys, wscore := sc.wrows[:0], sc.wkeys[:0], sc.wscore[:0]
+	defer func() { sc.wrows, sc.wkeys, sc.wscore = wrows, wkeys, wscore }()
+	for _, rec := range sorted {
+		r := int(rec.Aux)
+		p := keys[r*dims : (r+1)*dims : (r+1)*dims]
+		if WindowDominates(wkeys, p) {
+			continue
+		}
+		// No window row dominates p, and p can dominate only those of its
+		// own score, the last ones: a dominator never scores more.
+		for i := len(wrows) - 1; i >= 0 && wscore[i] == rec.Key; i-- {
+			if KeysDominate(p, wkeys[i*dims:(i+1)*dims]) {
+				wrows = slices.Delete(wrows, i, i+1)
+				wkeys = slices.Delete(wkeys, i*dims, (i+1)*dims)
+				wscore = slices.Delete(wscore, i, i+1)
+			}
+		}
+		if len(wrows) > n/2 {
+			return nil
+		}
+		wrows, wkeys, wscore = append(wrows, r), append(wkeys, p...), append(wscore, rec.Key)
+	}
+	front := slices.Clone(wrows)
+	slices.Sort(front)
+	return front
+}
+
+// sortFilterScores fills keys with the rows' keys and recs with their
+// scores, as float64 bits, and rows: the sum of each row's values signed
+// so that smaller is better and scaled to [0, 1] over the column's range,
+// columns whose range is not a positive finite number left out. lo and hi
+// are scratch of dims values.
+func sortFilterScores(values []float64, n, dims int, flip, keys []uint64, recs []Rec, lo, hi []float64) {
 	for c := range dims {
 		lo[c], hi[c] = math.Inf(1), math.Inf(-1)
 	}
@@ -70,33 +105,6 @@ func frontSortFilter(values []float64, n, dims int, flip []uint64, sample int) [
 		}
 		recs[r] = Rec{Key: math.Float64bits(s), Aux: uint64(r)}
 	}
-	sorted, _ := SortRecs(recs[:n], recs[n:])
-	// The window's rows, with their keys side by side and their scores.
-	wrows, wkeys, wscore := sc.wrows[:0], sc.wkeys[:0], sc.wscore[:0]
-	defer func() { sc.wrows, sc.wkeys, sc.wscore = wrows, wkeys, wscore }()
-	for _, rec := range sorted {
-		r := int(rec.Aux)
-		p := keys[r*dims : (r+1)*dims : (r+1)*dims]
-		if WindowDominates(wkeys, p) {
-			continue
-		}
-		// No window row dominates p, and p can dominate only those of its
-		// own score, the last ones: a dominator never scores more.
-		for i := len(wrows) - 1; i >= 0 && wscore[i] == rec.Key; i-- {
-			if KeysDominate(p, wkeys[i*dims:(i+1)*dims]) {
-				wrows = slices.Delete(wrows, i, i+1)
-				wkeys = slices.Delete(wkeys, i*dims, (i+1)*dims)
-				wscore = slices.Delete(wscore, i, i+1)
-			}
-		}
-		if len(wrows) > n/2 {
-			return nil
-		}
-		wrows, wkeys, wscore = append(wrows, r), append(wkeys, p...), append(wscore, rec.Key)
-	}
-	front := slices.Clone(wrows)
-	slices.Sort(front)
-	return front
 }
 
 // frontHeavy reports whether three quarters or more of sample evenly

@@ -75,6 +75,14 @@ func TestSortFilterByHand(t *testing.T) {
 			1, 1, 0, 1,
 			1, 1, 1, 0,
 		}, nil},
+		// Three of four rows on the front: the third joins a window of
+		// n/2 = 2 rows, which is not past n/2.
+		{"a front of n/2 + 1 rows does not give up", []float64{
+			0, 1, 1, 1,
+			1, 0, 1, 1,
+			1, 1, 0, 1,
+			2, 2, 2, 2,
+		}, []int{0, 1, 2}},
 		// Row 0 dominates the three others: the window never holds more
 		// than one row.
 		{"a small front does not give up", []float64{
@@ -160,6 +168,34 @@ func TestWindowDominates(t *testing.T) {
 			if WindowDominates(row(d, 4, c, 6), p) {
 				t.Errorf("d=%d: a row worse in column %d dominates", d, c)
 			}
+		}
+	}
+}
+
+// TestSortFilterScores: a row's score sums its values signed so that
+// smaller is better, each scaled to [0, 1] over its column's range; a
+// column with an infinity, a NaN or one value is left out. Worked by hand.
+func TestSortFilterScores(t *testing.T) {
+	// Column 0 ranges over [0, 4] (scale 1/4); column 1 is maximized,
+	// −10, −30, −20 over [−30, −10] (scale 1/20); column 2 holds +Inf,
+	// column 3 a NaN, column 4 only 7. Row 0: 0 + 20/20 = 1; row 1:
+	// 2/4 + 0 = 0.5; row 2: 4/4 + 10/20 = 1.5.
+	values := []float64{
+		0, 10, 1, 1, 7,
+		2, 30, math.Inf(1), math.NaN(), 7,
+		4, 20, 3, 2, 7,
+	}
+	flip := []uint64{0, 1, 0, 0, 0}
+	keys, recs := make([]uint64, 15), make([]Rec, 3)
+	sortFilterScores(values, 3, 5, flip, keys, recs, make([]float64, 5), make([]float64, 5))
+	for r, want := range []float64{1, 0.5, 1.5} {
+		if got := math.Float64frombits(recs[r].Key); got != want || recs[r].Aux != uint64(r) {
+			t.Errorf("row %d: score %v, row %d; want %v, %d", r, got, recs[r].Aux, want, r)
+		}
+	}
+	for i, v := range values {
+		if keys[i] != FastKey(v, flip[i%5]) {
+			t.Errorf("key %d is %#x, want FastKey(%v)", i, keys[i], v)
 		}
 	}
 }
