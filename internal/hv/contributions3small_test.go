@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spica-search/spica/internal/nd"
 	"pgregory.net/rapid"
 )
 
@@ -369,5 +370,67 @@ func TestSortKeys(t *testing.T) {
 		if !slices.Equal(a, want) {
 			t.Fatalf("sortKeys = %v, want %v", a, want)
 		}
+	})
+}
+
+// TestSortKeysAllEqualCrowd passes only equal keys, more than crowd a
+// bucket: the range is one value, so the keys are dealt once with shift 0,
+// and the one bucket they crowd cannot be narrowed and is not dealt again.
+func TestSortKeysAllEqualCrowd(t *testing.T) {
+	a := slices.Repeat([]uint64{7}, 40)
+	sortKeys(a, make([]uint64, len(a)))
+	if want := slices.Repeat([]uint64{7}, 40); !slices.Equal(a, want) {
+		t.Fatalf("sortKeys = %v, want %v", a, want)
+	}
+}
+
+// TestSortKeysByValueKeepsRowOrderOnTies: rows 0 and 2 share the value 5
+// and row 1 has 9. Sorted into decreasing value, 9 comes first, and of the
+// two 5s row 0 stays before row 2; the keys of equal values agree in the
+// bits sorted on, so agreed is true.
+func TestSortKeysByValueKeepsRowOrderOnTies(t *testing.T) {
+	values := []float64{5, 9, 5}
+	keys := make([]uint64, len(values))
+	for i, v := range values {
+		keys[i] = nd.FastKey(v, ^uint64(0))&^contrib3SmallIndex | uint64(i)
+	}
+	agreed := sortKeysByValue(keys, make([]uint64, len(keys)), func(i int) float64 { return values[i] })
+	var rows []int
+	for _, k := range keys {
+		rows = append(rows, int(k&contrib3SmallIndex))
+	}
+	if want := []int{1, 0, 2}; !slices.Equal(rows, want) || !agreed {
+		t.Fatalf("rows %v, agreed %v; want %v, true", rows, agreed, want)
+	}
+}
+
+// TestContributions3SmallLeastSkipsRowsOnTheReference: each of three rows
+// lies on the reference in one column, so outside the box, and carries a
+// tiny magnitude in another; they get nothing and their magnitudes are not
+// the least. The least non-zero magnitude is that of (1, 2, 4), the one row
+// inside, whose whole box, 8, is its own; ref's zeros do not count.
+func TestContributions3SmallLeastSkipsRowsOnTheReference(t *testing.T) {
+	values := []float64{
+		0, 0x1p-1000, 3,
+		3, 0, 0x1p-1010,
+		0x1p-1020, 3, 0,
+		1, 2, 4,
+	}
+	out := make([]float64, 4)
+	least := contributions3Small(values, []bool{true, true, true}, []float64{0, 0, 0}, out)
+	if want := []float64{0, 0, 0, 8}; least != 1 || !slices.Equal(out, want) {
+		t.Fatalf("contributions3Small = %v, %v; want 1, %v", least, out, want)
+	}
+}
+
+// TestContributions3SmallReusesItsScratch: a call with as many rows as the
+// pooled scratch holds, the most contributions3Small takes, allocates
+// nothing once the pool is warm. The rows all sit on the reference, so the
+// call costs one pass over them.
+func TestContributions3SmallReusesItsScratch(t *testing.T) {
+	n := contrib3SmallIndex + 1
+	values, out := make([]float64, 3*n), make([]float64, n)
+	checkWarmAllocs(t, "contributions3Small, most rows", 0, func() {
+		contributions3Small(values, []bool{true, true, true}, []float64{0, 0, 0}, out)
 	})
 }
