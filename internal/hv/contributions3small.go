@@ -68,7 +68,8 @@ func contrib3Search(front []contrib3Step, v float64) int {
 		j += half & -nd.OneIf(front[j+half-1].x < v)
 		n -= half
 	}
-	if len(front) > 0 && front[j].x < v {
+	// A bisected front is longer than contrib3CountMax, so never empty.
+	if front[j].x < v {
 		j++
 	}
 	return j
@@ -86,7 +87,6 @@ func contrib3Search(front []contrib3Step, v float64) int {
 // 1.47 for slices.Sort). Each dealing narrows a crowded bucket's range by
 // at least 2⁴, so at most 16 are nested.
 func sortKeys(a, buf []uint64) {
-	const maxCrowd = 16 // keys in one bucket beyond which insertion is slow
 	n := len(a)
 	if n < 2 {
 		return
@@ -95,16 +95,16 @@ func sortKeys(a, buf []uint64) {
 	for _, k := range a {
 		lo, hi = min(lo, k), max(hi, k)
 	}
-	width := min(bits.Len(uint(n))-1, 8) // 2^width ≤ n buckets
+	width := min(bits.Len(uint(n>>1)), 8) // 2^width ≤ n buckets, n ≥ 2
 	shift := max(bits.Len64(hi-lo)-width, 0)
 	var start [257]int32
 	for _, k := range a {
 		start[(k-lo)>>shift+1]++
 	}
 	crowded := false
-	for b := 1; b <= 1<<width; b++ {
-		crowded = crowded || start[b] > maxCrowd
-		start[b] += start[b-1]
+	for b := range 1 << width {
+		start[b+1] += start[b]
+		crowded = crowded || sortKeysCrowded(start[b], start[b+1])
 	}
 	buf = buf[:n]
 	for _, k := range a {
@@ -117,7 +117,7 @@ func sortKeys(a, buf []uint64) {
 	if crowded && shift > 0 {
 		from := int32(0)
 		for _, end := range start[:1<<width] {
-			if end-from > maxCrowd {
+			if sortKeysCrowded(from, end) {
 				sortKeys(buf[from:end], a[from:end])
 			}
 			from = end
@@ -131,6 +131,15 @@ func sortKeys(a, buf []uint64) {
 		a[j] = k
 	}
 }
+
+// sortKeysMaxCrowd is the most keys sortKeys leaves one bucket to sort by
+// insertion; a bucket of more is dealt again.
+const sortKeysMaxCrowd = 16
+
+// sortKeysCrowded reports whether the bucket of keys from from up to end is
+// crowded: too many for insertion, whose time grows with their square, so
+// dealt again. Only speed depends on it.
+func sortKeysCrowded(from, end int32) bool { return end-from > sortKeysMaxCrowd }
 
 // sortKeysByValue sorts keys into decreasing value: each key is the top bits
 // of an order-preserving image of a row's value, reversed, over the row in
@@ -275,7 +284,7 @@ func contributions3Small(values []float64, maximize []bool, ref, out []float64) 
 			if q >= 0 && ts[q].y >= yr {
 				continue // covered, which changes nothing
 			}
-			if q >= 0 && ts[q].x == xr {
+			if q != -1 && ts[q].x == xr {
 				q = ts[q].next
 			}
 			ts[r].next = q

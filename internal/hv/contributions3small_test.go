@@ -434,3 +434,25 @@ func TestContributions3SmallReusesItsScratch(t *testing.T) {
 		contributions3Small(values, []bool{true, true, true}, []float64{0, 0, 0}, out)
 	})
 }
+
+// TestSortKeysCrowded: a bucket is crowded beyond sortKeysMaxCrowd, 16,
+// keys, wherever it starts; only speed shows the bound.
+func TestSortKeysCrowded(t *testing.T) {
+	tests := []struct {
+		from, end int32
+		want      bool
+	}{
+		{0, 0, false},
+		{0, 16, false},
+		{0, 17, true},
+		{5, 21, false}, // 16 keys
+		{5, 22, true},  // 17 keys
+		{100, 116, false},
+		{100, 300, true},
+	}
+	for _, tt := range tests {
+		if got := sortKeysCrowded(tt.from, tt.end); got != tt.want {
+			t.Errorf("sortKeysCrowded(%d, %d) = %v, want %v", tt.from, tt.end, got, tt.want)
+		}
+	}
+}
