@@ -456,3 +456,72 @@ func TestSortKeysCrowded(t *testing.T) {
 		}
 	}
 }
+
+// TestContributions3SmallRoundingByHand: cases on ties, where a row that
+// changes nothing still passed to the rectangle's list or the front would
+// split a product or a strip in two and change the last bit. In each the
+// exact contributions are floats, and the sweep must return them.
+func TestContributions3SmallRoundingByHand(t *testing.T) {
+	const e = 0x1p-50
+	tests := []struct {
+		name   string
+		values []float64
+		want   []float64
+	}{
+		// C = (4, e, 2) holds A = (2, e, 1); at z = 1 B = (5, 6, 1) comes
+		// after A (equal z, row order) and covers both. A, on the top of
+		// C's rectangle, is dropped into C's list rather than made a step.
+		// C keeps 4e above z = 1, 2^-48. B has 30 less C's 4e: 30 − 2^-48,
+		// a float (ulps of 2^-48 in [16, 32)). B's area is the strips
+		// 1·6 = 6 and 4·(6 − e) = 24 − 2^-48, exact; had A been a step,
+		// the strips 2·(6 − e) = 12 − 2^-49 twice would sum through
+		// 18 − 2^-49, a tie that rounds to 18, and end at 30.
+		{"a row on a rectangle's top", []float64{2, e, 1, 5, 6, 1, 4, e, 2}, []float64{0, 30 - 0x1p-48, 0x1p-48}},
+		// C = (2, 8, 6) over B = (8, 3, 5): C keeps 2·8·1 + 2·5·5 = 66 and B
+		// 24·5 less C's 2·3·5, 90. A = (2, 3, e) lies on C's bottom, under
+		// two steps, and is skipped: C is settled once, 10·5 = 50. Had it
+		// entered C's list, C would settle at e too: 10·(5 − e) rounds to
+		// 50 − 2^-47, 66 − 2^-47 is a tie that rounds to 66, and the 10e
+		// left on top rounds 66 + 10e up to 66 + 2^-46.
+		{"a row on a rectangle's bottom", []float64{2, 3, e, 8, 3, 5, 2, 8, 6}, []float64{0, 90, 66}},
+		// A = (2, 6, 6) holds B = (2, 3+e, 4) and C, the same point at
+		// z = 2: A keeps 12·2 + (12 − 2·(3 + e))·4 = 48 − 8e = 48 − 2^-47,
+		// a float (ulps of 2^-47 in [32, 64)). C, at B's x and covered by
+		// it, is dropped. Had the walk passed B, C would replace it and
+		// settle A at 2: (6 − 2e)·2 twice, 36 − 2^-48 and then 48 − 2^-48,
+		// two ties that round to 36 and 48.
+		{"a row at a back row's x", []float64{2, 6, 6, 2, 3 + e, 4, 2, 3 + e, 2}, []float64{48 - 0x1p-47, 0, 0}},
+		// C = (5, 2, 8) leaves the front for A = (6, 3 − e/2, 2), and into
+		// A's list; B = (6, 2, 1 + e) covers C and takes its place. A
+		// keeps (8 − 3e)(1 − e) + (6 − 3e)(1 + e) = 14 − 8e, a float
+		// (ulps of 2e in [8, 16)), and so does the sweep: A's area from 2
+		// down is the strips 1·(3 − e/2) + 5·(1 − e/2), which round to
+		// 8 − 2e; from 1 + e down, the one strip 6·(1 − e/2) = 6 − 3e,
+		// exact, and the two products round to 8 − 10e and 6 + 3e, whose
+		// sum, 14 − 7e, is a tie that rounds to 14 − 8e. Had C, level with
+		// B, stayed in the list, the strips 5·(1 − e/2) + 1·(1 − e/2)
+		// would round to 6 − 2e, and A would end at 14 − 6e.
+		{"a back row level with a new one", []float64{6, 3 - e/2, 2, 6, 2, 1 + e, 5, 2, 8}, []float64{14 - 8*e, 0, 60}},
+		// A = (6, 1, 5) is covered by B = (6, 3+e, 4) from z = 4 down: A
+		// keeps 6, and B (18 + 6e − 6)·4 = 48 + 24e, a float (ulps of 8e
+		// in [32, 64)). C = (5, 1, 1) under A, in B's list, is covered
+		// and changes nothing. Had it entered the list, B would settle at
+		// 1, (12 + 6e)·3 rounding to 36 + 16e, and its strips
+		// 5·(2 + e) + 1·(2 + e) would round to 12 + 4e, for 48 + 16e.
+		{"a row level with a back row", []float64{6, 1, 5, 6, 3 + e, 4, 5, 1, 1}, []float64{6, 48 + 24*e, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := make([]float64, len(tt.want))
+			contributions3Small(tt.values, []bool{true, true, true}, []float64{0, 0, 0}, got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("contributions3Small (-want +got):\n%s", diff)
+			}
+			for i, w := range exactExclusive(tt.values, 3, []bool{true, true, true}, []float64{0, 0, 0}) {
+				if w.Cmp(rat(tt.want[i])) != 0 {
+					t.Errorf("row %d: exact %v, want %v", i, w.FloatString(20), tt.want[i])
+				}
+			}
+		})
+	}
+}
