@@ -72,10 +72,16 @@ func KeyRunEnd(sorted []Rec, i int) int {
 // SortTiesByAux orders each run of equal keys in sorted by payload, for
 // callers whose payload is a row index and who need ties in row order.
 func SortTiesByAux(sorted []Rec) {
+	sortRuns(sorted, func(a, b Rec) int { return cmp.Compare(a.Aux, b.Aux) })
+}
+
+// sortRuns sorts each run of equal keys in sorted by cmp; runs of one
+// record, nearly all of them on continuous data, cost no call.
+func sortRuns(sorted []Rec, cmp func(a, b Rec) int) {
 	for i := 0; i != len(sorted); { // each step ends a run, the last at len(sorted)
 		j := KeyRunEnd(sorted, i)
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b Rec) int { return cmp.Compare(a.Aux, b.Aux) })
+			slices.SortFunc(sorted[i:j], cmp)
 		}
 		i = j
 	}

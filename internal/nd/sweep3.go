@@ -33,16 +33,10 @@ func lexSortInto(recs []Rec, keys []uint64, dims, m int, t ndTuning) (sorted, sp
 		recs[j] = Rec{Key: keys[dims*j], Aux: uint64(j)}
 	}
 	sorted, spare = sortRecs(recs[:m], recs[m:], t)
-	for i := 0; i < m; {
-		j := KeyRunEnd(sorted, i)
-		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b Rec) int {
-				x, y := int(a.Aux), int(b.Aux)
-				return slices.Compare(keys[x*dims+1:(x+1)*dims], keys[y*dims+1:(y+1)*dims])
-			})
-		}
-		i = j
-	}
+	sortRuns(sorted, func(a, b Rec) int {
+		x, y := int(a.Aux), int(b.Aux)
+		return slices.Compare(keys[x*dims+1:(x+1)*dims], keys[y*dims+1:(y+1)*dims])
+	})
 	return sorted, spare
 }
 
@@ -58,7 +52,7 @@ func lexSortInto(recs []Rec, keys []uint64, dims, m int, t ndTuning) (sorted, sp
 // It returns the key rows in lexicographic order (see lexSort) and keep,
 // which marks, by key row, the rows on the front.
 func front3(keys []uint64, m int, t ndTuning) (lex []Rec, keep []bool) {
-	if m <= t.small3 {
+	if t.byFront3Small(m) {
 		return front3Small(keys, m)
 	}
 	lex, spare := lexSort(keys, 3, m, t)
@@ -116,6 +110,10 @@ func front3(keys []uint64, m int, t ndTuning) (lex []Rec, keep []bool) {
 	}
 	return lex, keep
 }
+
+// byFront3Small reports whether front3 takes m rows to front3Small: at
+// most t.small3. The choice trades speed only.
+func (t ndTuning) byFront3Small(m int) bool { return m <= t.small3 }
 
 // front3Small is front3 for the few hundred rows a small pool leaves after
 // the pre-filter, where the set-up of the Fenwick tree (a second sort, the
