@@ -344,7 +344,7 @@ func TestRadixOrderKeys(t *testing.T) {
 	if diff := cmp.Diff([]uint16{2, 1, 0}, order); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
-	want := []uint32{0<<radixRowBits | 2, 2048<<radixRowBits | 1, 4095<<radixRowBits | 0}
+	want := []uint32{0<<radixRowBits | 2, 2048<<radixRowBits | 1, 4095 << radixRowBits} // rows 2, 1, 0
 	if diff := cmp.Diff(want, sc.recs[:3]); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
