@@ -185,7 +185,7 @@ func front3Small(keys []uint64, m int) (lex []Rec, keep []bool) {
 // sum is NaN), and on an infinite first value or a range that overflows
 // among the rows the pre-filter keeps.
 //
-// A knee pre-filter comes first: the rows that the knee, the row so far of
+// A knee pre-filter comes first (front3Filter): the rows that the knee, the row so far of
 // least scaled sum, does not dominate are candidates, and those seen before
 // the last knee meet it again. The candidates' first-column range is cut
 // into 2m equal buckets (rangeCut), read in order, the rows of each sorted
@@ -197,66 +197,20 @@ func front3Small(keys []uint64, m int) (lex []Rec, keep []bool) {
 func front3Buckets(values []float64, n int, flip []uint64) []int {
 	sign := [3]float64{flipSign(flip[0]), flipSign(flip[1]), flipSign(flip[2])}
 	values = values[:3*n]
-	row := func(r int) (v0, v1, v2 float64) {
-		v := values[3*r : 3*r+3 : 3*r+3]
-		return sign[0] * v[0], sign[1] * v[1], sign[2] * v[2]
-	}
-	// A knee pre-filter: the rows so far that the knee, the row of least
-	// scaled sum, does not dominate are candidates. The scales are the
-	// ranges of the first rows, so that no column's unit decides the knee.
-	var scale [3]float64
-	for c := range scale {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for r := range min(n, 16) {
-			v := values[3*r+c]
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		scale[c] = sign[c]
-		if w := hi - lo; w > 0 && w <= math.MaxFloat64 {
-			scale[c] /= w
-		}
-	}
+	row := func(r int) (v0, v1, v2 float64) { return signed3(values, r, &sign) }
 	sc := front3Pool.Get().(*front3Scratch)
 	defer front3Pool.Put(sc)
-	cand := Grow(&sc.cand, n)[:0]
-	var knee [3]float64
-	kneeScore := math.Inf(1)
-	stale := 0 // the candidates from here on came after the knee did
-	for r := range n {
-		v := values[3*r : 3*r+3 : 3*r+3]
-		// NaN anywhere makes the sum NaN (as does +Inf beside -Inf, which
-		// then goes to front3 too).
-		if sum := v[0] + v[1] + v[2]; sum != sum {
-			return nil
-		}
-		v0, v1, v2 := sign[0]*v[0], sign[1]*v[1], sign[2]*v[2]
-		if len(cand) > 0 && dominates3(&knee, v0, v1, v2) {
-			continue
-		}
-		cand = append(cand, uint16(r))
-		if s := scale[0]*v[0] + scale[1]*v[1] + scale[2]*v[2]; s < kneeScore || len(cand) == 1 {
-			knee, kneeScore, stale = [3]float64{v0, v1, v2}, s, len(cand)
-		}
+	cand, ok := front3Filter(values, n, sign, Grow(&sc.cand, n)[:0])
+	if !ok {
+		return nil
 	}
-	// Candidates before the last knee meet it now, and the rest give the
-	// range of the first column.
+	// The candidates give the range of the first column.
 	lo, hi := math.Inf(1), math.Inf(-1)
-	m := 0
-	for i, r := range cand {
-		v0, v1, v2 := row(int(r))
-		if i < stale-1 && dominates3(&knee, v0, v1, v2) {
-			continue
-		}
-		cand[m] = r
-		m++
-		if v0 < lo {
-			lo = v0
-		}
-		if v0 > hi {
-			hi = v0
-		}
+	for _, r := range cand {
+		v0, _, _ := row(int(r))
+		lo, hi = min(lo, v0), max(hi, v0)
 	}
-	cand = cand[:m]
+	m := len(cand)
 	buckets := 2 * m
 	cut, ok := cutRange(lo, hi, buckets)
 	if !ok {
@@ -308,6 +262,67 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 	return setRows(kept)
 }
 
+// front3Filter is front3Buckets' knee pre-filter, the code that was inline
+// there: it appends to cand, in ascending order, the rows of values (n rows
+// of three, signed by sign) that the knee, the row of least scaled sum,
+// does not dominate, and returns them; ok is false, and cand of no use, on
+// a row whose sum is NaN (a NaN, or +Inf beside -Inf). The scales are the
+// ranges of the first 16 rows, so that no column's unit decides the knee:
+// a row's score is the sum over the columns of its value over the column's
+// range, or its value where the range is 0 or infinite, negated in a
+// maximized column. The knee is the first row of least score; the rows
+// before the last knee meet it again.
+func front3Filter(values []float64, n int, sign [3]float64, cand []uint16) (_ []uint16, ok bool) {
+	var scale [3]float64
+	for c := range scale {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for r := range min(n, 16) {
+			v := values[3*r+c]
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		scale[c] = sign[c]
+		if w := hi - lo; w > 0 && w <= math.MaxFloat64 {
+			scale[c] /= w
+		}
+	}
+	var knee [3]float64
+	kneeScore := math.Inf(1)
+	stale := 0 // the candidates from here on came after the knee did
+	for r := range n {
+		v := values[3*r : 3*r+3 : 3*r+3]
+		// NaN anywhere makes the sum NaN (as does +Inf beside -Inf, which
+		// then goes to front3 too).
+		if sum := v[0] + v[1] + v[2]; sum != sum {
+			return cand, false
+		}
+		v0, v1, v2 := sign[0]*v[0], sign[1]*v[1], sign[2]*v[2]
+		if len(cand) > 0 && dominates3(&knee, v0, v1, v2) {
+			continue
+		}
+		cand = append(cand, uint16(r))
+		if s := scale[0]*v[0] + scale[1]*v[1] + scale[2]*v[2]; s < kneeScore || len(cand) == 1 {
+			knee, kneeScore, stale = [3]float64{v0, v1, v2}, s, len(cand)
+		}
+	}
+	// The candidates before the last knee meet it now (it is the last of
+	// cand[:stale], and does not dominate itself); those after it have.
+	m := 0
+	for _, r := range cand[:stale] {
+		if v0, v1, v2 := signed3(values, int(r), &sign); !dominates3(&knee, v0, v1, v2) {
+			cand[m] = r
+			m++
+		}
+	}
+	m += copy(cand[m:], cand[stale:])
+	return cand[:m], true
+}
+
+// signed3 is row r of values, three columns, signed by sign.
+func signed3(values []float64, r int, sign *[3]float64) (v0, v1, v2 float64) {
+	v := values[3*r : 3*r+3 : 3*r+3]
+	return sign[0] * v[0], sign[1] * v[1], sign[2] * v[2]
+}
+
 // front3Scratch is the memory of front3Buckets but its result, pooled.
 type front3Scratch struct {
 	cand, links []uint16
@@ -315,7 +330,7 @@ type front3Scratch struct {
 	steps       []step3
 }
 
-var front3Pool = sync.Pool{New: func() any { return new(front3Scratch) }}
+var front3Pool = &sync.Pool{New: func() any { return new(front3Scratch) }}
 
 // dominates3 reports whether the signed row p dominates (v0, v1, v2).
 func dominates3(p *[3]float64, v0, v1, v2 float64) bool {
