@@ -185,15 +185,15 @@ func front3Small(keys []uint64, m int) (lex []Rec, keep []bool) {
 // sum is NaN), and on an infinite first value or a range that overflows
 // among the rows the pre-filter keeps.
 //
-// A knee pre-filter comes first (front3Filter): the rows that the knee, the row so far of
-// least scaled sum, does not dominate are candidates, and those seen before
-// the last knee meet it again. The candidates' first-column range is cut
-// into 2m equal buckets (rangeCut), read in order, the rows of each sorted
-// lexicographically on the way (insertion sort; slices.SortFunc when more
-// than a few), which puts the candidates in lexicographic order. Each row
-// is tested first against the last row found to dominate another: on data
-// with a small front a few rows dominate most of the pool, and the test
-// spares the bisection of the staircase.
+// A knee pre-filter comes first (front3Filter): the rows that the knee,
+// the row so far of least scaled sum, does not dominate are candidates, and
+// those seen before the last knee meet it again. The candidates'
+// first-column range is cut into 2m equal buckets (rangeCut), read in
+// order, the rows of each sorted lexicographically on the way (insertion
+// sort; slices.SortFunc when more than a few), which puts the candidates in
+// lexicographic order. Each row is tested first against the last row found
+// to dominate another: on data with a small front a few rows dominate most
+// of the pool, and the test spares the bisection of the staircase.
 func front3Buckets(values []float64, n int, flip []uint64) []int {
 	sign := [3]float64{flipSign(flip[0]), flipSign(flip[1]), flipSign(flip[2])}
 	values = values[:3*n]
@@ -358,7 +358,7 @@ func compareRows3(a, b *row3) int {
 // sortRows3 sorts rows lexicographically: by insertion up to few rows, by
 // slices.SortFunc above.
 func sortRows3(rows []row3, few int) {
-	if len(rows) > few {
+	if bySortFunc3(len(rows), few) {
 		slices.SortFunc(rows, func(a, b row3) int { return compareRows3(&a, &b) })
 		return
 	}
@@ -371,6 +371,10 @@ func sortRows3(rows []row3, few int) {
 		rows[k] = x
 	}
 }
+
+// bySortFunc3 reports whether sortRows3 sorts n rows by slices.SortFunc:
+// above few. The choice trades speed only.
+func bySortFunc3(n, few int) bool { return n > few }
 
 // step3 is a step of stairs3: the last two values of a row.
 type step3 struct{ y, z float64 }
