@@ -262,10 +262,10 @@ func front3Buckets(values []float64, n int, flip []uint64) []int {
 	return setRows(kept)
 }
 
-// front3Filter is front3Buckets' knee pre-filter, the code that was inline
-// there: it appends to cand, in ascending order, the rows of values (n rows
-// of three, signed by sign) that the knee, the row of least scaled sum,
-// does not dominate, and returns them; ok is false, and cand of no use, on
+// front3Filter is front3Buckets' knee pre-filter: it appends to cand, in
+// ascending order, the rows of values (n rows of three, signed by sign)
+// that the knee, the row of least scaled sum, does not dominate, and
+// returns them; ok is false, and cand of no use, on
 // a row whose sum is NaN (a NaN, or +Inf beside -Inf). The scales are the
 // ranges of the first 16 rows, so that no column's unit decides the knee:
 // a row's score is the sum over the columns of its value over the column's
