@@ -222,7 +222,7 @@ func LexOrder2(values []float64, n int, maximize []bool, use func(sv [][2]float6
 		s1 = -1
 	}
 	sc := front2Pool.Get().(*front2Scratch)
-	sv, order, _, ok := sc.lexOrder(values[:2*n], n, s0, s1, ndDefaults.crowd)
+	sv, order, _, ok := sc.lexOrder(values[:2*n:2*n], n, s0, s1, ndDefaults.crowd)
 	if ok {
 		use(sv, order)
 	}
