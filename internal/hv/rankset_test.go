@@ -43,3 +43,28 @@ func TestRankSetMatchesSortedSlice(t *testing.T) {
 		}
 	})
 }
+
+// TestRankSetEdges: next and prev at the ends of the set's words and of
+// its capacity, where a search walks off a level.
+func TestRankSetEdges(t *testing.T) {
+	for _, n := range []int{64, 128, 64 * 64, 64*64 + 1} {
+		s := newRankSet(n)
+		s.add(0)
+		s.add(n - 1)
+		for _, c := range []struct {
+			op      string
+			i, want int
+		}{
+			{"next", -1, 0}, {"next", 0, n - 1}, {"next", n - 2, n - 1}, {"next", n - 1, -1},
+			{"prev", n, n - 1}, {"prev", n - 1, 0}, {"prev", 1, 0}, {"prev", 0, -1},
+		} {
+			got := s.next(c.i)
+			if c.op == "prev" {
+				got = s.prev(c.i)
+			}
+			if got != c.want {
+				t.Errorf("n=%d: %s(%d) = %d, want %d", n, c.op, c.i, got, c.want)
+			}
+		}
+	}
+}
