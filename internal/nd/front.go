@@ -131,11 +131,17 @@ func nonDominatedTuned(values []float64, n, dims int, maximize []bool, t ndTunin
 		}
 		return rows[:f]
 	}
+	return marksFront(keep, rows)
+}
+
+// marksFront is the front that frontMarks' keep marks, in a slice of its
+// own: rows[j] for each key row j kept where the pre-filter ran (rows not
+// nil), j where it did not. rows, if any, ascends, so the front does too.
+func marksFront(keep []bool, rows []int) []int {
 	count := 0
 	for _, ok := range keep {
 		count += OneIf(ok)
 	}
-	// rows, if any, ascends, so the front does too.
 	front := make([]int, 0, count)
 	for j, ok := range keep {
 		if ok {

@@ -550,18 +550,7 @@ func TestFrontMarksPreFiltersFromPrefilterMin(t *testing.T) {
 			if got := rows != nil; got != c.filtered {
 				t.Errorf("n=%d dims=%d: pre-filtered %v, want %v (prefilterMin 5)", c.n, dims, got, c.filtered)
 			}
-			front := []int{}
-			for j, ok := range keep {
-				if ok {
-					if rows != nil {
-						front = append(front, rows[j])
-					} else {
-						front = append(front, j)
-					}
-				}
-			}
-			slices.Sort(front)
-			if !slices.Equal(front, c.want) {
+			if front := marksFront(keep, rows); !slices.Equal(front, c.want) {
 				t.Errorf("n=%d dims=%d: front %v, want %v", c.n, dims, front, c.want)
 			}
 		}
