@@ -291,20 +291,19 @@ func (r *reader) summarize(reqs []request, durationMs float64, opt Options) {
 	// A run that spans no time has no rate: tokens / 0 ms is +Inf (NaN
 	// for no tokens), which would rank first.
 	noTime := "the records carry no start and end times"
-	switch {
-	case durationMs > 0:
+	if durationMs > 0 {
 		if derived {
 			r.notef("duration_ms is the last end − the first start of the completed requests")
 		}
 		r.set(spica.MetricDurationMs, durationMs)
 		r.set(spica.MetricOutputThroughput, tokens/(durationMs/1000))
 		r.notef("output_throughput_tok_s is the completed requests' %s output tokens / duration", strconv.FormatFloat(tokens, 'g', -1, 64))
-	case math.IsNaN(durationMs):
+	} else {
+		if !math.IsNaN(durationMs) {
+			noTime = "the duration is " + strconv.FormatFloat(durationMs, 'g', -1, 64) + " ms, no time"
+			durationMs = math.NaN()
+		}
 		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
-	default:
-		noTime = "the duration is " + strconv.FormatFloat(durationMs, 'g', -1, 64) + " ms, no time"
-		r.notef("duration_ms and output_throughput_tok_s left out: %s", noTime)
-		durationMs = math.NaN()
 	}
 	ttft.put(r, spica.MetricMeanTTFT, "time to first token")
 	e2e.put(r, spica.MetricMeanE2ELatency, "end-to-end latency")
