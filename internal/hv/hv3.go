@@ -37,7 +37,7 @@ func (t *staircase) covers(r int) bool {
 func (t *staircase) insert(r int, xlo, ylo float64, removed []int) (float64, []int) {
 	x, y := t.x[r], t.y[r]
 	h := ylo // height of the union just left of the strip being measured
-	if s := t.set.next(r); s >= 0 {
+	if s := t.set.next(r); s != -1 {
 		h = t.y[s]
 		if t.x[s] <= x { // a tie in x that r dominates
 			t.set.remove(s)
