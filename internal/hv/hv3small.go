@@ -34,12 +34,19 @@ var hv3SmallPool = sync.Pool{New: func() any { return new(hv3SmallScratch) }}
 // is less work than ranking the rows, sizing a bit tree and sorting twice,
 // which is what hv3 spends its time on at that size.
 func hv3Small(pts []float64) float64 {
-	m := len(pts) / 3
-	if m == 0 {
+	if len(pts) < 3 {
 		return 0
 	}
 	sc := hv3SmallPool.Get().(*hv3SmallScratch)
 	defer hv3SmallPool.Put(sc)
+	return sc.volume(pts)
+}
+
+// volume is hv3Small on the scratch's memory, for at least one row. It
+// leaves the last staircase in sc.stair: the steps of the rows' projection
+// on the first two extents, x ascending, no step covering another.
+func (sc *hv3SmallScratch) volume(pts []float64) float64 {
+	m := len(pts) / 3
 	rows := nd.Grow(&sc.rows, m)
 	// Highest first, ties by y and x (see extentOrder).
 	for k, i := range sc.sort(pts, 3, 2, 1, 0) {
@@ -100,6 +107,6 @@ func hv3Small(pts []float64) float64 {
 		}
 		stair[i] = hv3Step{r.x, r.y}
 	}
-	sc.stair = stair[:0] // keep what it grew to
+	sc.stair = stair
 	return vol + area*zPrev
 }

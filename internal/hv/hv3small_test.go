@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -29,6 +30,44 @@ func TestHV3SmallByHand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := hv3Small(tt.pts); got != tt.want {
 				t.Errorf("hv3Small = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHV3SmallStaircase checks the last staircase as well as the volume: a
+// step that another covers, on a tie in x or y, adds no area, so only the
+// steps show whether it was left in.
+func TestHV3SmallStaircase(t *testing.T) {
+	tests := []struct {
+		name  string
+		pts   []float64 // extents x, y, z
+		want  float64
+		stair []hv3Step
+	}{
+		// The second row ties the first in x and is lower: covered.
+		{"covered on a tie in x", []float64{2, 3, 2, 2, 1, 1}, 12, []hv3Step{{2, 3}}},
+		// The second row is as high as the first and left of it: covered.
+		{"covered by a step as high", []float64{3, 2, 2, 1, 2, 1}, 12, []hv3Step{{3, 2}}},
+		// The second row is as high as the first and right of it: it
+		// replaces it. 1·2·2 + 3·2·1 less their overlap 1·2·1 is 8.
+		{"covering a step as high", []float64{1, 2, 2, 3, 2, 1}, 8, []hv3Step{{3, 2}}},
+		// The second row is higher than the first on a tie in x: it
+		// replaces it. 2·1·2 + 2·3·1 less 2·1·1 is 8.
+		{"covering a step on a tie in x", []float64{2, 1, 2, 2, 3, 1}, 8, []hv3Step{{2, 3}}},
+		// Three rows leaving three steps: 1·3·3 + 2·2·2 + 3·1·1, less the
+		// overlaps 1·2·2 + 2·1·1 + 1·1·1, plus 1·1·1 where all three
+		// meet: 20 − 7 + 1 = 14.
+		{"three steps", []float64{1, 3, 3, 2, 2, 2, 3, 1, 1}, 14, []hv3Step{{1, 3}, {2, 2}, {3, 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := new(hv3SmallScratch)
+			if got := sc.volume(tt.pts); got != tt.want {
+				t.Errorf("volume = %v, want %v", got, tt.want)
+			}
+			if !slices.Equal(sc.stair, tt.stair) {
+				t.Errorf("staircase %v, want %v", sc.stair, tt.stair)
 			}
 		})
 	}
