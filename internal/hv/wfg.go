@@ -92,8 +92,9 @@ func (l *limiter) limit(p, pts []float64, dims int, rows []int, skip int) (limit
 		}
 		if k := firstCovering(l.rows, clip); k >= 0 {
 			// The row that covers one clipped row tends to cover the next:
-			// moving it to the front makes the next check short.
-			if k > 0 {
+			// moving it to the front makes the next check short. At offset
+			// 0 it is there already.
+			if k != 0 {
 				a, b := l.rows[:d], l.rows[k:k+d]
 				for c := range d {
 					a[c], b[c] = b[c], a[c]

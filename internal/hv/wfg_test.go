@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // lattice returns every vector of dims non-negative integers summing to k,
@@ -112,4 +113,102 @@ func rowSet(pts []float64, d int) [][]float64 {
 	}
 	slices.SortFunc(rows, slices.Compare)
 	return rows
+}
+
+// TestLimit checks limit's rows and covered flag on inputs small enough to
+// clip and filter by hand; p is larger than every row in the cases that
+// build a set, so each clipped row is the row itself.
+func TestLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		p, pts  []float64
+		rows    []int
+		skip    int
+		want    []float64
+		covered bool
+	}{
+		// A row equal to p, or equal in one column and above in the rest,
+		// is ≥ p everywhere: nothing of p is exclusive.
+		{"a copy of p", []float64{2, 3, 4}, []float64{2, 3, 4}, []int{0}, -1, nil, true},
+		{"equal in one column, above in the rest", []float64{2, 3, 4}, []float64{2, 5, 9}, []int{0}, -1, nil, true},
+		// The row at 1 is skipped, so nothing covers p and the copy of
+		// (1, 5, 1) clipped to p is all that is left.
+		{"the skipped row is not seen", []float64{10, 10, 10}, []float64{1, 5, 1, 10, 10, 10}, []int{0, 1}, 1, []float64{1, 5, 1}, false},
+		// (4, 1, 1) is covered by (5, 1, 1), the first kept row: it goes,
+		// and the order stays.
+		{"the first row covers a clipped row", []float64{10, 10, 10}, []float64{5, 1, 1, 1, 5, 1, 4, 1, 1}, []int{0, 1, 2}, -1, []float64{5, 1, 1, 1, 5, 1}, false},
+		// (1, 4, 1) is covered by (1, 5, 1) alone, the second kept row:
+		// it goes, and (1, 5, 1) moves to the front.
+		{"the covering row moves to the front", []float64{10, 10, 10}, []float64{5, 1, 1, 1, 5, 1, 1, 4, 1}, []int{0, 1, 2}, -1, []float64{1, 5, 1, 5, 1, 1}, false},
+		// Clipping to p = (3, 3, 3): (5, 1, 1) becomes (3, 1, 1), and
+		// (4, 2, 1) becomes (3, 2, 1), which covers it.
+		{"rows are clipped before the check", []float64{3, 3, 3}, []float64{5, 1, 1, 4, 2, 1}, []int{0, 1}, -1, []float64{3, 2, 1}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var l limiter
+			got, covered := l.limit(tc.p, tc.pts, len(tc.p), tc.rows, tc.skip)
+			if covered != tc.covered {
+				t.Errorf("covered = %v; want %v", covered, tc.covered)
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("limited (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLimitFilterCap puts n mutually incomparable rows (1+i, 64−i, 1, …)
+// under p = (100, …), then the row (1, …, 1) that each of them covers. The
+// filter runs while fewer than filterCap rows are kept: with n =
+// filterCap−1 it sees the last row and drops it; with n = filterCap it is
+// off, and the last row stays in three columns, where the sweep copes with
+// it, and is dropped by weaklyNonDominated in four.
+func TestLimitFilterCap(t *testing.T) {
+	for _, tc := range []struct {
+		d, n int
+		kept bool
+	}{
+		{3, filterCap - 1, false},
+		{3, filterCap, true},
+		{4, filterCap - 1, false},
+		{4, filterCap, false},
+	} {
+		t.Run(fmt.Sprint(tc.d, "×", tc.n), func(t *testing.T) {
+			var pts, want []float64
+			for i := range tc.n {
+				pts = append(pts, float64(1+i), float64(64-i))
+				for range tc.d - 2 {
+					pts = append(pts, 1)
+				}
+			}
+			want = slices.Clone(pts)
+			for range tc.d {
+				pts = append(pts, 1)
+			}
+			if tc.kept {
+				want = pts
+			}
+			p := make([]float64, tc.d)
+			for c := range p {
+				p[c] = 100
+			}
+			var l limiter
+			got, covered := l.limit(p, pts, tc.d, indices(tc.n+1), -1)
+			if covered {
+				t.Fatal("covered = true; want false")
+			}
+			// Only weaklyNonDominated reorders, by sum, and every row here
+			// but the last sums to 65 + (d−2): compare in order in three
+			// columns, as sets in four.
+			if tc.d == 3 {
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("limited (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if diff := cmp.Diff(rowSet(want, tc.d), rowSet(got, tc.d)); diff != "" {
+				t.Errorf("limited (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
