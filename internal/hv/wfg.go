@@ -34,10 +34,9 @@ func wfg(pts []float64, dims int) float64 {
 		if covered {
 			continue
 		}
-		excl := product(p)
-		if len(limited) > 0 {
-			excl -= hvFinite(limited, last)
-		}
+		// hvFinite of no rows is 0 in every kernel, so an empty limited set
+		// needs no branch of its own.
+		excl := product(p) - hvFinite(limited, last)
 		vol += pts[i*dims+last] * excl
 	}
 	return vol
