@@ -68,7 +68,7 @@ func (s rankSet) remove(i int) {
 func (s rankSet) next(i int) int {
 	i++
 	l := 0
-	for ; l < len(s.levels); l++ {
+	for ; l != len(s.levels); l++ {
 		lv := s.levels[l]
 		w := i >> 6
 		if w >= len(lv) {
@@ -93,7 +93,7 @@ func (s rankSet) next(i int) int {
 func (s rankSet) prev(i int) int {
 	i--
 	l := 0
-	for ; l < len(s.levels); l++ {
+	for ; l != len(s.levels); l++ {
 		if i < 0 {
 			return -1
 		}
