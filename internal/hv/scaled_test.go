@@ -235,3 +235,110 @@ func TestUnderflowBesideAFarReference(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledExclusiveAtTheCancellationBound: the box from 0 to p = (1, 1)
+// less the box of one row q = (a, b), a = 1 − 2^-53. scaledExclusive
+// takes box − (float volume covered) while that keeps 2^-12 of the box or
+// more (lostToCancellation), and the sum of uncoveredWide below. Scaled,
+// p's extents are 1/2 each, the box 1/4, and every scaled number is the
+// unscaled one over 4, so the arithmetic below is unscaled.
+//
+//   - b = 1 − 2^-12 + 2^-53: ab = 1 − 2^-12 + 2^-65 − 2^-106 rounds (the
+//     floats below 1 are 2^-53 apart) to 1 − 2^-12, and 1 − fl(ab) =
+//     2^-12, exactly the bound, stands. The exact 2^-12 − 2^-65 + 2^-106
+//     would round to 2^-12 − 2^-65, the float just below.
+//   - b = 1 − 2^-12 + 2^-52: ab = 1 − 2^-12 + 2^-53 + 2^-65 − 2^-105
+//     rounds to 1 − 2^-12 + 2^-53, so 1 − fl(ab) = 2^-12 − 2^-53, under
+//     the bound. The wide sum is the slab above b, 1·(1 − b) = 2^-12 −
+//     2^-52, plus the one below it, (1 − a)·b = 2^-53 − 2^-65 + 2^-105:
+//     2^-12 − 2^-53 − 2^-65 + 2^-105, which rounds (the floats below 2^-12
+//     are 2^-65 apart) to 2^-12 − 2^-53 − 2^-65.
+func TestScaledExclusiveAtTheCancellationBound(t *testing.T) {
+	const a = 1 - 0x1p-53
+	for _, tc := range []struct {
+		name    string
+		b, want float64
+	}{
+		{"at 2^-12 of the box", 1 - 0x1p-12 + 0x1p-53, 0x1p-12},
+		{"under 2^-12 of the box", 1 - 0x1p-12 + 0x1p-52, 0x1p-12 - 0x1p-53 - 0x1p-65},
+	} {
+		var l limiter
+		got := scaledExclusive(&l, []float64{1, 1}, []float64{0, 0}, []float64{a, tc.b}, 2, []int{0}, -1)
+		if got != tc.want {
+			t.Errorf("%s: scaledExclusive = %v; want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestUnderflowRisk: d columns whose least magnitude has binary exponent b
+// risk an underflow when d·(b − 54) < −1022. With d = 7, b = −92 gives
+// 7·(−146) = −1022, no risk; 2^-93 = 0.5·2^-92 has b = −92, the float
+// below it b = −93, 7·(−147) = −1029. One or two columns never do.
+func TestUnderflowRisk(t *testing.T) {
+	for _, tc := range []struct {
+		least float64
+		dims  int
+		want  bool
+	}{
+		{0x1p-93, 7, false},
+		{math.Nextafter(0x1p-93, 0), 7, true},
+		{math.SmallestNonzeroFloat64, 2, false},
+		{math.SmallestNonzeroFloat64, 3, true}, // 3·(−1073 − 54) = −3381
+		{1, 3, false},                          // 3·(1 − 54) = −159
+	} {
+		if got := underflowRisk(tc.least, tc.dims); got != tc.want {
+			t.Errorf("underflowRisk(%v, %d) = %v; want %v", tc.least, tc.dims, got, tc.want)
+		}
+	}
+}
+
+// TestMagnitudeSpanByHand: rows (3, 2^-600) and (+Inf, 5) from the origin
+// (0, 0). Column 0's least magnitude 3 = 0.75·2^2 adds 2 − 54 = −52 to
+// low; its largest finite extent 3 has exponent 2, and the infinite one
+// counts as 3 + 3 = 6 = 0.75·2^3, so it adds 3 to high. Column 1's least
+// magnitude 2^-600 = 0.5·2^-599 adds −599 − 54 = −653, its largest extent
+// 5 = 0.625·2^3 adds 3: low = −705, high = 6.
+//
+// From the origin (−4, 2^-700) with rows (−3, 1) and (+Inf, 2): column 0's
+// least magnitude 3 adds −52, its largest extent 1 = 0.5·2^1 and +Inf
+// counted as 1 + 1 = 2 = 0.5·2^2 add 2; column 1's least magnitude is the
+// origin's, 2^-700 = 0.5·2^-699, adding −753, and its largest extent
+// 2 − 2^-700 rounds to 2 = 0.5·2^2, adding 2: low = −805, high = 4.
+func TestMagnitudeSpanByHand(t *testing.T) {
+	for _, tc := range []struct {
+		pts, origin []float64
+		low, high   int
+	}{
+		{[]float64{3, 0x1p-600, math.Inf(1), 5}, []float64{0, 0}, -705, 6},
+		{[]float64{-3, 1, math.Inf(1), 2}, []float64{-4, 0x1p-700}, -805, 4},
+	} {
+		low, high := magnitudeSpan(tc.pts, tc.origin, 2)
+		if low != tc.low || high != tc.high {
+			t.Errorf("magnitudeSpan(%v, %v) = %d, %d; want %d, %d", tc.pts, tc.origin, low, high, tc.low, tc.high)
+		}
+	}
+}
+
+// TestUnderflowed: a measure may have lost digits only when low is under
+// −1022 and the measure under rows·2^(high−960), both strictly.
+func TestUnderflowed(t *testing.T) {
+	for _, tc := range []struct {
+		v               float64
+		rows, low, high int
+		want            bool
+	}{
+		{0, 1, -1022, 0, false}, // products of gaps stay normal
+		{0, 1, -1023, 0, true},
+		{0x1p-960, 1, -1023, 0, false},
+		{math.Nextafter(0x1p-960, 0), 1, -1023, 0, true},
+		{0x1p-100, 1, -1023, 0, false},
+		{0x1p-100, 1, -2000, 860, false}, // 2^(860−960)
+		{math.Nextafter(0x1p-100, 0), 1, -2000, 860, true},
+		{0x1p-958, 5, -1023, 0, true}, // under 5·2^-960 = 1.25·2^-958
+		{0x1p-957, 5, -1023, 0, false},
+	} {
+		if got := underflowed(tc.v, tc.rows, tc.low, tc.high); got != tc.want {
+			t.Errorf("underflowed(%v, %d, %d, %d) = %v; want %v", tc.v, tc.rows, tc.low, tc.high, got, tc.want)
+		}
+	}
+}
