@@ -26,10 +26,10 @@ import (
 // column by column by the power of two that brings p's own into [1/2, 1):
 // the box is near 1 and nothing inside it overflows. An extent that the
 // scaling pushes into the subnormals is at most 2^-1074 off, nothing beside
-// a box over 2^-width, unless the rows cover all but a sliver of it; then
-// uncoveredWide measures the sliver as a sum of positive terms on the
-// coordinates themselves, in wide numbers, however small it is beside the
-// box.
+// a box over 2^-width, unless the rows cover all but a sliver of it (under
+// 2^-12 of it, see lostToCancellation); then uncoveredWide measures the
+// sliver as a sum of positive terms on the coordinates themselves, in wide
+// numbers, however small it is beside the box.
 func scaledExclusive(l *limiter, p, origin, pts []float64, width int, rows []int, skip int) float64 {
 	limited, covered := l.limit(p, pts, width, rows, skip)
 	if covered {
@@ -56,7 +56,7 @@ func scaledExclusive(l *limiter, p, origin, pts []float64, width int, rows []int
 		}
 	}
 	excl := box - hvFinite(ext, width)
-	if excl < box*0x1p-12 {
+	if lostToCancellation(excl, box) {
 		w := uncoveredWide(p, origin, limited)
 		return math.Ldexp(w.m, w.e)
 	}
