@@ -151,8 +151,8 @@ func leastExtent(values []float64, dims int, ref []float64) float64 {
 	least := math.Inf(1)
 	for i, v := range values {
 		e := math.Abs(v - ref[i%dims])
-		if e > 0 && e < least { // NaN fails
-			least = e
+		if e > 0 { // NaN fails
+			least = min(least, e)
 		}
 	}
 	return least
