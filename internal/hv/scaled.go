@@ -237,11 +237,9 @@ func (a wide) plus(b wide) wide {
 // volume, however small beside the box.
 func uncoveredWide(p, origin, lim []float64) wide {
 	if len(p) == 1 {
-		top := highest(origin[0], lim)
-		if top >= p[0] {
-			return wide{}
-		}
-		return gap(p[0], top)
+		// lim's rows are ≤ p, so the gap is never negative; a row that
+		// reaches p[0] leaves gap(p[0], p[0]), the zero wide.
+		return gap(p[0], highest(origin[0], lim))
 	}
 	var vol wide
 	slabs(p, origin, lim, func(top, h float64, proj []float64) bool {
