@@ -1,6 +1,7 @@
 package hv
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -88,7 +89,7 @@ type extentSort struct {
 func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 	m := len(pts) / dims
 	order := nd.Grow(&b.order, m)
-	if m <= extentKeysMax {
+	if byExtentKeys(m) {
 		b.extentKeys(order, pts, dims, cols)
 		return order
 	}
@@ -112,6 +113,9 @@ func (b *extentSort) sort(pts []float64, dims int, cols ...int) []int {
 // buckets cost about a third of the radix sort's count arrays.
 const extentKeysMax = 512
 
+// byExtentKeys reports whether extentOrder sorts m rows with extentKeys.
+func byExtentKeys(m int) bool { return m <= extentKeysMax }
+
 // extentKeys is extentOrder for at most extentKeysMax rows, into order, by
 // sortKeysByValue: a key is the top 48 bits of the complement of the first
 // extent's bits (which order positive floats) over the row.
@@ -133,19 +137,18 @@ func (b *extentSort) extentKeys(order []int, pts []float64, dims int, cols []int
 // sortExtentTies sorts each run of rows of order with equal extents in
 // column cols[0] by decreasing extent in cols[1:] in turn, then by row.
 func sortExtentTies(order []int, pts []float64, dims int, cols []int) {
-	for i := 0; i < len(order); {
+	// i steps from run to run, so it lands on len(order) exactly.
+	for i := 0; i != len(order); {
 		j := i + 1
 		for j < len(order) && pts[dims*order[j]+cols[0]] == pts[dims*order[i]+cols[0]] {
 			j++
 		}
-		if j-i > 1 {
+		if j != i+1 { // a run of one is sorted
 			slices.SortFunc(order[i:j], func(a, b int) int {
 				for _, c := range cols[1:] {
-					if x, y := pts[dims*a+c], pts[dims*b+c]; x != y {
-						if x > y {
-							return -1
-						}
-						return 1
+					// Extents are never NaN: decreasing by value.
+					if o := cmp.Compare(pts[dims*b+c], pts[dims*a+c]); o != 0 {
+						return o
 					}
 				}
 				return a - b

@@ -269,3 +269,16 @@ func checkWarmAllocs(t *testing.T, name string, want float64, run func()) {
 		t.Errorf("%s: %v allocations a call, want %v", name, got, want)
 	}
 }
+
+// TestByExtentKeys: extentOrder's two sorts give the same order, so only
+// the choice itself shows where one hands over to the other.
+func TestByExtentKeys(t *testing.T) {
+	for _, c := range []struct {
+		m    int
+		want bool
+	}{{1, true}, {extentKeysMax, true}, {extentKeysMax + 1, false}, {contrib3SmallIndex + 1, false}} {
+		if got := byExtentKeys(c.m); got != c.want {
+			t.Errorf("byExtentKeys(%d) = %v, want %v", c.m, got, c.want)
+		}
+	}
+}
