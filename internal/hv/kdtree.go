@@ -189,7 +189,7 @@ func (t *kdTree) clips(p [3]uint64, out [][3]uint64) (clips [][3]uint64, by [3]u
 		if inside(out, min(p[0], n.hi[0]), min(p[1], n.hi[1]), min(p[2], n.hi[2])) {
 			continue
 		}
-		if n.left >= 0 {
+		if n.left != -1 {
 			a, b := n.left, n.right
 			if p[n.axis] > t.nodes[a].hi[n.axis] {
 				a, b = b, a
