@@ -6,6 +6,96 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// kdRecsOf returns rows (x, 1, 1) for the given x, row i for xs[i].
+func kdRecsOf(xs []float64) []kdRec {
+	recs := make([]kdRec, len(xs))
+	for i, x := range xs {
+		recs[i] = kdRec{bitsOf([3]float64{x, 1, 1}), i}
+	}
+	return recs
+}
+
+// kdBoxX is the box of rows (x, 1, 1) with x from lo to hi.
+func kdBoxX(lo, hi float64) kdBox {
+	return kdBox{bitsOf([3]float64{lo, 1, 1}), bitsOf([3]float64{hi, 1, 1})}
+}
+
+// TestKDSplitByHand splits rows on column 0 and checks where the cut
+// falls and the boxes of both parts: at the sample's median, counting the
+// rows strictly below it, unless one side keeps under a sixteenth of the
+// rows, when the rows are split by rank at half.
+func TestKDSplitByHand(t *testing.T) {
+	descending := make([]float64, 20)
+	for i := range descending {
+		descending[i] = float64(20 - i)
+	}
+	ties := make([]float64, 20)
+	for i := range ties {
+		ties[i] = 2
+		if i%5 < 2 {
+			ties[i] = 1
+		}
+	}
+	twoLow := func(n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = 2
+		}
+		xs[0], xs[n-1] = 1, 1
+		return xs
+	}
+	unrepresentative := make([]float64, 1000)
+	for i := range unrepresentative {
+		unrepresentative[i] = 1
+		if i%32 == 16 {
+			unrepresentative[i] = 2
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		xs         []float64
+		low        int
+		left, rest kdBox
+	}{
+		// Under 62 rows the step is 1 and the sample is every row from
+		// the first: 20..1, whose element of rank 10 is 11. The ten
+		// rows 1..10 are below it, 10·16 ≥ 20, so low stays 10.
+		{"every row sampled", descending, 10, kdBoxX(1, 10), kdBoxX(11, 20)},
+		// Eight 1s (i%5 < 2) and twelve 2s: the element of rank 10 is
+		// 2, eight rows are below it, and 8·16 ≥ 20: the cut keeps 8
+		// rather than half the rows.
+		{"ties cut at the median", ties, 8, kdBoxX(1, 1), kdBoxX(2, 2)},
+		// Two 1s among 32 rows: the median is 2 and two rows are below
+		// it, 2·16 = 32 is not under 32, so low stays 2.
+		{"a sixteenth on one side", twoLow(32), 2, kdBoxX(1, 1), kdBoxX(2, 2)},
+		// Two 1s among 33: 2·16 < 33, so the rows are split by rank at
+		// 33/2 = 16; the ranks 0 and 1 are the 1s, the rest 2s.
+		{"under a sixteenth on one side", twoLow(33), 16, kdBoxX(1, 2), kdBoxX(2, 2)},
+		// 1000 rows sample every 1000/31 = 32nd row from 16: the 31
+		// rows 16, 48, ..., 976, exactly the 2s. The cut 2 leaves 969
+		// rows below it and 31 at it, 31·16 < 1000, so the split is by
+		// rank at 500, whose rank is a 1; the 31 2s are in the rest.
+		{"a sample of the high rows", unrepresentative, 500, kdBoxX(1, 1), kdBoxX(1, 2)},
+	} {
+		var tree kdTree
+		recs := kdRecsOf(c.xs)
+		low, boxes := tree.split(recs, 0)
+		if low != c.low {
+			t.Errorf("%s: low = %d, want %d", c.name, low, c.low)
+			continue
+		}
+		if boxes[0] != c.left || boxes[1] != c.rest {
+			t.Errorf("%s: boxes %v, want %v and %v", c.name, boxes, c.left, c.rest)
+		}
+		if got, want := boxOf(recs[:low]), c.left; got != want {
+			t.Errorf("%s: the first %d rows span %v, want %v", c.name, low, got, want)
+		}
+		if got, want := boxOf(recs[low:]), c.rest; got != want {
+			t.Errorf("%s: the rows from %d span %v, want %v", c.name, low, got, want)
+		}
+	}
+}
+
 // kdFrontRows returns n rows (i, n+1−i, 1) for i = 1..n, mutually
 // non-dominated, as a matrix.
 func kdFrontRows(n int) []float64 {
