@@ -106,6 +106,58 @@ func kdFrontRows(n int) []float64 {
 	return pts
 }
 
+// TestKDTreeShapeByHand builds trees small enough to know their nodes: a
+// node of at most kdLeafSize rows is a leaf, with no children on either
+// side, and a larger one splits on its widest column, the first of equally
+// wide ones. The node slice is made for 4m/kdLeafSize+1 nodes up front.
+func TestKDTreeShapeByHand(t *testing.T) {
+	// Nine rows whose column 0 holds the largest values but column 1
+	// the widest spread: widths 1, 8 and 0, their sums 201, 10 and 2.
+	narrowHigh := make([]float64, 0, 27)
+	for i := range 9 {
+		narrowHigh = append(narrowHigh, float64(100+i%2), float64(i+1), 1)
+	}
+	type span struct{ Start, End int32 }
+	for _, c := range []struct {
+		name  string
+		pts   []float64
+		axis  int32
+		nodes []span // root, then its children
+		cap   int
+	}{
+		// 4·8/8+1 = 5.
+		{"kdLeafSize rows", kdFrontRows(8), 0, []span{{0, 8}}, 5},
+		// Widths 8, 8 and 0: column 0 is the first widest. The median
+		// of 1..9 is 5, so four rows go left. 4·9/8+1 = 5.
+		{"one more row", kdFrontRows(9), 0, []span{{0, 9}, {0, 4}, {4, 9}}, 5},
+		// Column 1 is the widest, its median 5 and four rows below.
+		{"widest is not largest", narrowHigh, 1, []span{{0, 9}, {0, 4}, {4, 9}}, 5},
+		// 4·16/8+1 = 9.
+		{"two leaves of eight", kdFrontRows(16), 0, []span{{0, 16}, {0, 8}, {8, 16}}, 9},
+	} {
+		tree := newKDTree(c.pts, make([]bool, len(c.pts)/3))
+		var got []span
+		for _, n := range tree.nodes {
+			got = append(got, span{n.start, n.end})
+		}
+		if diff := cmp.Diff(c.nodes, got); diff != "" {
+			t.Errorf("%s: nodes (-want +got):\n%s", c.name, diff)
+			continue
+		}
+		if len(got) > 1 && tree.nodes[0].axis != c.axis {
+			t.Errorf("%s: the root splits on column %d, want %d", c.name, tree.nodes[0].axis, c.axis)
+		}
+		for id, n := range tree.nodes {
+			if (n.end-n.start <= kdLeafSize) != (n.left == -1 && n.right == -1) {
+				t.Errorf("%s: node %d of %d rows has children %d and %d", c.name, id, n.end-n.start, n.left, n.right)
+			}
+		}
+		if cap(tree.nodes) != c.cap {
+			t.Errorf("%s: room for %d nodes, want %d", c.name, cap(tree.nodes), c.cap)
+		}
+	}
+}
+
 // TestKDClipsVisitsPSideFirst walks a tree of two leaves, the rows
 // (i, 17−i, 1) for i = 1..8 on the left and (i, 17−i, 2) for i = 9..16 on
 // the right, split on column 0 with the left's largest x 8, all active and
