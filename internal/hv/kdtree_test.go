@@ -215,3 +215,48 @@ func TestKDClipsVisitsPSideFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestSortClipsByHand sorts clips by falling z; up to sixteen, clips of
+// equal z keep their order.
+func TestSortClipsByHand(t *testing.T) {
+	// x = i and z = i%2: the odd x first, then the even, each ascending.
+	alternating := func(n int) (clips, want [][3]uint64) {
+		for i := range n {
+			clips = append(clips, [3]uint64{uint64(i), 0, uint64(i % 2)})
+		}
+		for _, parity := range []int{1, 0} {
+			for i := parity; i < n; i += 2 {
+				want = append(want, [3]uint64{uint64(i), 0, uint64(parity)})
+			}
+		}
+		return clips, want
+	}
+	sixteen, sixteenWant := alternating(16)
+	for _, c := range []struct {
+		name        string
+		clips, want [][3]uint64
+	}{
+		{"none", nil, nil},
+		{"a tie, then a higher one", [][3]uint64{{1, 2, 5}, {3, 1, 5}, {2, 2, 7}}, [][3]uint64{{2, 2, 7}, {1, 2, 5}, {3, 1, 5}}},
+		{"rising", [][3]uint64{{0, 0, 1}, {0, 0, 2}, {0, 0, 3}}, [][3]uint64{{0, 0, 3}, {0, 0, 2}, {0, 0, 1}}},
+		{"sixteen in two ties", sixteen, sixteenWant},
+	} {
+		sortClips(c.clips)
+		if diff := cmp.Diff(c.want, c.clips); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+	// Beyond sixteen only the order of z is promised: the eight odd x
+	// of 0..16 have z 1, the nine even ones z 0.
+	clips, _ := alternating(17)
+	sortClips(clips)
+	for k, c := range clips {
+		want := uint64(0)
+		if k < 8 {
+			want = 1
+		}
+		if c[2] != want {
+			t.Errorf("17 clips: clip %d has z %d, want %d", k, c[2], want)
+		}
+	}
+}
