@@ -223,14 +223,22 @@ func (e *hv4Entry) before(x, y, z uint64) bool {
 // passed one by one, no more than locate then walks.
 func (s *hv4Sweep) above(x, y, z uint64) int {
 	l := s.l
+	j := aboveBisect(l, z)
+	for j < len(l) && l[j].before(x, y, z) {
+		j++
+	}
+	return j
+}
+
+// aboveBisect returns the number of members of L above z, or one less (it
+// never reads the last member it could count), by a bisection whose
+// comparison moves the base through a mask rather than a branch.
+func aboveBisect(l []hv4Entry, z uint64) int {
 	j := 0
 	for n := len(l); n > 1; {
 		half := n >> 1
 		j += half & -nd.OneIf(l[j+half-1].z > z)
 		n -= half
-	}
-	for j < len(l) && l[j].before(x, y, z) {
-		j++
 	}
 	return j
 }
@@ -266,7 +274,7 @@ func (s *hv4Sweep) locate(p uint32) bool {
 	l := s.l
 	pxb, pyb := math.Float64bits(px), math.Float64bits(py)
 	end := 0
-	if len(l) > locateScanMax {
+	if locateBisects(len(l)) {
 		end = s.above(pxb, pyb, pzb)
 		for _, e := range l[:end] {
 			relink(nodes, e.id)
@@ -302,6 +310,10 @@ func (s *hv4Sweep) locate(p uint32) bool {
 // rows above p while relinking them; a variable so that tests can force
 // either path.
 var locateScanMax = 128
+
+// locateBisects reports whether locate finds the end of the rows above p
+// in an L of n rows by a bisection first.
+func locateBisects(n int) bool { return n > locateScanMax }
 
 // relink puts node q back on the staircase between its two neighbours.
 func relink(nodes []hv4Node, q uint32) {

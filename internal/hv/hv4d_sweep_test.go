@@ -172,3 +172,35 @@ func checkSweepL(t *rapid.T, s *hv4Sweep, entered []hv4Node) {
 		}
 	}
 }
+
+// TestAboveBisect: for every L of 0 to 70 members with z falling from
+// len(L) to 1 (so that z > q holds for the first len(L) − q of them), and
+// every q from 0 to len(L) + 1, the bisection returns that count or one
+// less, never below 0; the walk in above passes the rest.
+func TestAboveBisect(t *testing.T) {
+	for n := range 71 {
+		l := make([]hv4Entry, n)
+		for i := range l {
+			l[i].z = uint64(n - i)
+		}
+		for q := range n + 2 {
+			count := max(n-q, 0)
+			if got := aboveBisect(l, uint64(q)); got != count && got != max(count-1, 0) {
+				t.Errorf("aboveBisect(%d members, %d) = %d, want %d or one less", n, q, got, count)
+			}
+		}
+	}
+}
+
+// TestLocateBisects: locate's two ways to the end of the rows above p
+// find the same end, so only the choice shows where one hands over.
+func TestLocateBisects(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want bool
+	}{{0, false}, {locateScanMax, false}, {locateScanMax + 1, true}} {
+		if got := locateBisects(c.n); got != c.want {
+			t.Errorf("locateBisects(%d) = %v, want %v", c.n, got, c.want)
+		}
+	}
+}
