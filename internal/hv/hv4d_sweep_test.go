@@ -46,46 +46,81 @@ func TestHV4DSweepStepByStep(t *testing.T) {
 			for i := range pts {
 				pts[i] = float64(rapid.IntRange(1, 3).Draw(t, "e"))
 			}
-			var s hv4Sweep
-			s.reset(n)
-			for i := range n {
-				s.nodes[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
-			}
-			for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
-				p := uint32(i + 2)
-				P := s.nodes[p]
-				members := sweepMembers(&s)
-
-				wantCovered := false
-				for _, q := range members {
-					wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
-				}
-				covered := s.place(p)
-				placed := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}
-				if got := s.locate(p); got != wantCovered || covered != wantCovered {
-					t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
-				}
-				if wantCovered {
-					continue
-				}
-				pos, left, right := bruteNeighbours(&s, members, P)
-				if got := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
-					t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
-				}
-
-				before := make([]float64, 0, 3*len(members)+3)
-				for _, q := range members {
-					before = append(before, q.x, q.y, q.z)
-				}
-				after := append(before[:len(before):len(before)], P.x, P.y, P.z)
-				want := oracleOfExtents(after, 3) - oracleOfExtents(before, 3)
-				if got := s.measure(p, true); got != want {
-					t.Fatalf("row %d: measure = %v, want %v", i, got, want)
-				}
-				checkSweepL(t, &s, append(members, hv4Node{x: P.x, y: P.y, z: P.z}))
-			}
+			sweepStepByStep(t, pts)
 		})
 	})
+}
+
+// TestHV4DSweepTies runs the checks of TestHV4DSweepStepByStep on ties
+// that a short run of it may not draw. Rows enter by falling fourth
+// extent, so L holds the first two rows when the third is placed.
+func TestHV4DSweepTies(t *testing.T) {
+	locatePaths(t, func(t *testing.T) {
+		for _, c := range []struct {
+			name string
+			pts  []float64
+		}{
+			// (1, 2, 3) and (1, 3, 2) tie in x, both higher than p =
+			// (2, 1, 1) and left of it: p's left neighbour is the later.
+			{"left neighbours tied in x", []float64{1, 2, 3, 3, 1, 3, 2, 2, 2, 1, 1, 1}},
+			// (2, 1, 3) and (3, 1, 2) tie in y, both right of p =
+			// (1, 2, 1): p's right neighbour is the later.
+			{"right neighbours tied in y", []float64{2, 1, 3, 3, 3, 1, 2, 2, 1, 2, 1, 1}},
+		} {
+			t.Run(c.name, func(t *testing.T) { sweepStepByStep(t, c.pts) })
+		}
+	})
+}
+
+// sweepT is what sweepStepByStep needs of a *testing.T or *rapid.T.
+type sweepT interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// sweepStepByStep drives the sweep over the four-column extents pts and
+// checks each step as TestHV4DSweepStepByStep describes.
+func sweepStepByStep(t sweepT, pts []float64) {
+	t.Helper()
+	n := len(pts) / 4
+	var s hv4Sweep
+	s.reset(n)
+	for i := range n {
+		s.nodes[i+2] = hv4Node{x: pts[4*i], y: pts[4*i+1], z: pts[4*i+2]}
+	}
+	for _, i := range extentOrder(pts, 4, 3, 2, 1, 0) {
+		p := uint32(i + 2)
+		P := s.nodes[p]
+		members := sweepMembers(&s)
+
+		wantCovered := false
+		for _, q := range members {
+			wantCovered = wantCovered || q.x >= P.x && q.y >= P.y && q.z >= P.z
+		}
+		covered := s.place(p)
+		placed := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}
+		if got := s.locate(p); got != wantCovered || covered != wantCovered {
+			t.Fatalf("row %d: locate covered = %v, place %v, want %v", i, got, covered, wantCovered)
+		}
+		if wantCovered {
+			continue
+		}
+		pos, left, right := bruteNeighbours(&s, members, P)
+		if got := [3]int{int(s.nodes[p].left), int(s.nodes[p].right), s.pos}; got != [3]int{left, right, pos} || placed != got {
+			t.Fatalf("row %d: locate (left, right, pos) = %v, place %v, want %v", i, got, placed, [3]int{left, right, pos})
+		}
+
+		before := make([]float64, 0, 3*len(members)+3)
+		for _, q := range members {
+			before = append(before, q.x, q.y, q.z)
+		}
+		after := append(before[:len(before):len(before)], P.x, P.y, P.z)
+		want := oracleOfExtents(after, 3) - oracleOfExtents(before, 3)
+		if got := s.measure(p, true); got != want {
+			t.Fatalf("row %d: measure = %v, want %v", i, got, want)
+		}
+		checkSweepL(t, &s, append(members, hv4Node{x: P.x, y: P.y, z: P.z}))
+	}
 }
 
 // sweepMembers returns the nodes of L's members, in L's order.
@@ -135,7 +170,7 @@ func bruteNeighbours(s *hv4Sweep, members []hv4Node, p hv4Node) (pos, left, righ
 // their three-column front, in
 // decreasing (z, y, x) order, each knowing its neighbours among the members
 // before it.
-func checkSweepL(t *rapid.T, s *hv4Sweep, entered []hv4Node) {
+func checkSweepL(t sweepT, s *hv4Sweep, entered []hv4Node) {
 	var front []hv4Node
 	for i, p := range entered {
 		keep := true
