@@ -39,9 +39,7 @@ func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float
 		if math.IsInf(e, 1) { // an infinite value, or a finite one that overflowed
 			return hvRescaled(values, n, dims, maximize, ref)
 		}
-		if e < least {
-			least = e
-		}
+		least = min(least, e) // extents in the box are positive, never NaN
 	}
 	v := saturate(hvFinite(pts, dims))
 	if math.IsInf(v, 1) {
