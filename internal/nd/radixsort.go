@@ -76,19 +76,22 @@ func SortTiesByAux(sorted []Rec) {
 }
 
 // sortRuns sorts each run of equal keys in sorted by cmp; runs of one
-// record, nearly all of them on continuous data, cost no call.
+// record, nearly all of them on continuous data, cost one comparison with
+// the next record and no call.
 func sortRuns(sorted []Rec, cmp func(a, b Rec) int) {
-	for i := 0; i != len(sorted); { // each step ends a run, the last at len(sorted)
-		j := KeyRunEnd(sorted, i)
-		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], cmp)
+	for i := 0; i+1 < len(sorted); i++ {
+		if sorted[i+1].Key != sorted[i].Key {
+			continue
 		}
-		i = j
+		j := KeyRunEnd(sorted, i)
+		slices.SortFunc(sorted[i:j], cmp)
+		i = j - 1 // the next run starts at j
 	}
 }
 
 // RadixSort sorts a by key, leaving the result in buf if inBuf and in a
-// otherwise; the other slice is scratch.
+// otherwise; the other slice is scratch. It is stable: records with equal
+// keys keep their order.
 //
 // It is a most-significant-digit radix sort. Keys of floats crowd into few
 // exponents, so each call takes its digit just below the prefix its keys all
@@ -128,7 +131,7 @@ func RadixSort(a, buf []Rec, inBuf bool) {
 	shift := max(top-min(maxDigit, bits.Len(uint(n))), 0)
 	// Small buckets get a small count array: zeroing 2048 counts for a few
 	// hundred keys would cost more than sorting them.
-	if width := top - shift; width <= 8 {
+	if width := top - shift; smallDigit(width) {
 		var ends [1<<8 + 1]int
 		radixScatter(a, buf, inBuf, shift, ends[:1<<width+1])
 	} else {
@@ -136,6 +139,10 @@ func RadixSort(a, buf []Rec, inBuf bool) {
 		radixScatter(a, buf, inBuf, shift, ends[:1<<width+1])
 	}
 }
+
+// smallDigit reports whether a digit width bits wide takes the small
+// count array (2^8+1 counts) rather than the large one.
+func smallDigit(width int) bool { return width <= 8 }
 
 // radixScatter is one level of RadixSort: it distributes a into buf by the
 // digit at shift, len(ends)-1 values wide, and sorts each bucket.

@@ -65,3 +65,75 @@ func TestSortsUseScratchPastTheirInsertionSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixSortIsStable: records with equal keys keep their input order
+// (their Aux here), into a or into buf, each side of the insertion sort's
+// 32 records and through a few levels of buckets.
+func TestRadixSortIsStable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{2, 32, 33, 300, 5000} {
+		for _, inBuf := range []bool{false, true} {
+			a := make([]Rec, n)
+			for i := range a {
+				a[i] = Rec{Key: rng.Uint64N(uint64(1 + n/4)), Aux: uint64(i)}
+			}
+			want := slices.Clone(a)
+			slices.SortStableFunc(want, func(x, y Rec) int { return cmp.Compare(x.Key, y.Key) })
+			got, buf := slices.Clone(a), make([]Rec, n)
+			RadixSort(got, buf, inBuf)
+			if inBuf {
+				got = buf
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("n=%d, inBuf %v: RadixSort differs from a stable sort by key", n, inBuf)
+			}
+		}
+	}
+}
+
+// TestSortTiesByAuxRuns: runs of equal keys at the start, side by side, of
+// one record between longer ones, and at the end, each sorted by payload
+// and nothing moved across runs.
+func TestSortTiesByAuxRuns(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		keys, aux []uint64
+		want      []uint64 // aux after
+	}{
+		{"empty", nil, nil, nil},
+		{"one record", []uint64{1}, []uint64{4}, []uint64{4}},
+		{"two runs side by side", []uint64{1, 1, 2, 2}, []uint64{9, 3, 8, 2}, []uint64{3, 9, 2, 8}},
+		{"a lone record between runs", []uint64{1, 1, 2, 3, 3, 3}, []uint64{5, 4, 7, 9, 1, 6}, []uint64{4, 5, 7, 1, 6, 9}},
+		{"a run at the end", []uint64{1, 2, 2}, []uint64{6, 5, 0}, []uint64{6, 0, 5}},
+		{"no ties", []uint64{1, 2, 3}, []uint64{3, 2, 1}, []uint64{3, 2, 1}},
+	} {
+		recs := make([]Rec, len(c.keys))
+		for i := range recs {
+			recs[i] = Rec{Key: c.keys[i], Aux: c.aux[i]}
+		}
+		SortTiesByAux(recs)
+		var got []uint64
+		for i, r := range recs {
+			if r.Key != c.keys[i] {
+				t.Errorf("%s: key %d moved to %d", c.name, r.Key, i)
+			}
+			got = append(got, r.Aux)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: payloads %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSmallDigit: RadixSort's two count arrays give the same buckets, so
+// only the choice shows where the small one ends: 2^8 buckets.
+func TestSmallDigit(t *testing.T) {
+	for _, c := range []struct {
+		width int
+		want  bool
+	}{{1, true}, {8, true}, {9, false}, {11, false}} {
+		if got := smallDigit(c.width); got != c.want {
+			t.Errorf("smallDigit(%d) = %v, want %v", c.width, got, c.want)
+		}
+	}
+}
