@@ -446,7 +446,12 @@ func (s *hv4Sweep) measure(p uint32, keep bool) float64 {
 			Q.cl, Q.cr = t, cr
 			nodes[t].cr, nodes[cr].cl = q, q
 			cr, cry = q, e.y
-			if L := &nodes[Q.left]; keep && (px > L.x || px == L.x && py >= L.y) {
+			// p becomes Q's left neighbour if it is at or right of the
+			// present one, L, which is higher than Q: an L at p's x and
+			// higher than p would cover it (if before p in L) or have
+			// ended this sweep (after), so at p's x L is no higher. The
+			// same holds for the right neighbour below, and in insert.
+			if L := &nodes[Q.left]; keep && px >= L.x {
 				Q.left = p
 			}
 		default: // x < px, y > py, x ≥ cl's: a cut from the left
@@ -455,7 +460,7 @@ func (s *hv4Sweep) measure(p uint32, keep bool) float64 {
 			Q.cl, Q.cr = cl, t
 			nodes[cl].cr, nodes[t].cl = q, q
 			cl, clx = q, e.x
-			if R := &nodes[Q.right]; keep && (py > R.y || py == R.y && px >= R.x) {
+			if R := &nodes[Q.right]; keep && py >= R.y {
 				Q.right = p
 			}
 		}
@@ -530,11 +535,11 @@ func (s *hv4Sweep) settle(p uint32, k int, mv hv4Mover) {
 		}
 		Q := &nodes[e.id]
 		if px < x { // py > y
-			if L := &nodes[Q.left]; px > L.x || px == L.x && py >= L.y {
+			if L := &nodes[Q.left]; px >= L.x {
 				Q.left = p
 			}
 		} else { // px > x, py < y
-			if R := &nodes[Q.right]; py > R.y || py == R.y && px >= R.x {
+			if R := &nodes[Q.right]; py >= R.y {
 				Q.right = p
 			}
 		}
