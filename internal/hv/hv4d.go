@@ -400,7 +400,7 @@ func (s *hv4Sweep) measure(p uint32, keep bool) float64 {
 		// is above such a row, right of p and lower than p (left and
 		// higher), so a row failing the test would lie under it in x and
 		// y, and L holds no row that one above it covers.
-		for gx := nd.OneIf(e.x >= pxb); gx&nd.OneIf(e.y >= cry)|(1-gx)&nd.OneIf(e.x >= clx) == 0; gx = nd.OneIf(e.x >= pxb) {
+		for changesNothing(e, pxb, cry, clx) {
 			if k++; k == len(l) {
 				goto bottom
 			}
@@ -470,6 +470,15 @@ bottom:
 		s.settle(p, k, mv)
 	}
 	return max(vol+area*zPrev, 0)
+}
+
+// changesNothing reports whether measure passes member e of L without a
+// look: at or right of p's x (pxb) and lower than cr (cry), or left of p's
+// x and left of cl (clx). It selects between the two tests without a
+// branch, as which side of p a row lies is a coin toss on most data.
+func changesNothing(e hv4Entry, pxb, cry, clx uint64) bool {
+	gx := nd.OneIf(e.x >= pxb)
+	return gx&nd.OneIf(e.y >= cry)|(gx^1)&nd.OneIf(e.x >= clx) == 0
 }
 
 // openArea returns the area under height h and above the current

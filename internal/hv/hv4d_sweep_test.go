@@ -239,3 +239,21 @@ func TestLocateBisects(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesNothing: with p's x at 10, cr's y at 5 and cl's x at 3, a
+// member passes unlooked at when at or right of x 10 and under y 5, or
+// left of x 10 and of x 3; the bounds themselves are looked at.
+func TestChangesNothing(t *testing.T) {
+	const pxb, cry, clx = 10, 5, 3
+	for _, c := range []struct {
+		x, y uint64
+		want bool
+	}{
+		{10, 4, true}, {10, 5, false}, {11, 4, true}, {11, 6, false},
+		{9, 0, false}, {3, 0, false}, {2, 100, true},
+	} {
+		if got := changesNothing(hv4Entry{x: c.x, y: c.y}, pxb, cry, clx); got != c.want {
+			t.Errorf("changesNothing(x %d, y %d) = %v, want %v", c.x, c.y, got, c.want)
+		}
+	}
+}
