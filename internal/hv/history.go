@@ -382,7 +382,7 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 	kneeVol := 0.0
 	for i := range m {
 		p := [3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}
-		if knee[0] >= p[0] && knee[1] >= p[1] && knee[2] >= p[2] {
+		if covers3(knee, p) {
 			covered[i] = true
 			continue
 		}
@@ -399,7 +399,7 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 			continue
 		}
 		p := [3]float64{pts[3*i], pts[3*i+1], pts[3*i+2]}
-		if last[0] >= p[0] && last[1] >= p[1] && last[2] >= p[2] {
+		if covers3(last, p) {
 			continue
 		}
 		var by [3]uint64
@@ -428,6 +428,13 @@ func historyTree3(pts []float64) ([]float64, *kdTree) {
 		tree.activate(i)
 	}
 	return gain, tree
+}
+
+// covers3 reports whether q ≥ p in every column: the box of p lies in q's.
+// It is the check by which the knee and the last covering row settle a row
+// before the tree is asked.
+func covers3(q, p [3]float64) bool {
+	return q[0] >= p[0] && q[1] >= p[1] && q[2] >= p[2]
 }
 
 // clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle
