@@ -459,9 +459,7 @@ func (s *clipStairs) add(a, b float64) bool {
 		s.full, s.free = true, 0
 		return true
 	}
-	// Most clipped boxes reach an edge of the rectangle, where the first
-	// or the last step decides them at once.
-	if n := len(s.x); n > 0 && (b == s.h && s.y[0] == s.h && a <= s.x[0] || a == s.w && s.x[n-1] == s.w && b <= s.y[n-1]) {
+	if s.endStepHides(a, b) {
 		return false
 	}
 	// The first step at or right of a is the highest there; if it reaches
@@ -501,4 +499,13 @@ func (s *clipStairs) add(a, b float64) bool {
 	s.y = slices.Replace(s.y, j+1, end, b)
 	s.free = max(s.free-gain, 0)
 	return false
+}
+
+// endStepHides reports whether the first or the last step alone holds the
+// clipped box [0,a]×[0,b]. Most clipped boxes reach an edge of the
+// rectangle, and so do those two steps, so this settles most of the boxes
+// that add nothing before the search.
+func (s *clipStairs) endStepHides(a, b float64) bool {
+	n := len(s.x)
+	return n > 0 && (a <= s.x[0] && b <= s.y[0] || a <= s.x[n-1] && b <= s.y[n-1])
 }

@@ -81,3 +81,36 @@ func TestHistoryTreeLeavesKneeCoveredRowsOut(t *testing.T) {
 		})
 	}
 }
+
+// endStepHides settles a box held by the first or the last step, each
+// column tried at equality and just past it, and leaves the rest, a box
+// held only by a middle step included, to the search.
+func TestClipStairsEndStepHides(t *testing.T) {
+	var s clipStairs
+	s.reset(4, 4)
+	if s.endStepHides(1, 1) {
+		t.Errorf("an empty staircase hides (1,1)")
+	}
+	// Steps (1,3), (2,2), (3,1) in the 4×4 rectangle.
+	for _, st := range [][2]float64{{1, 3}, {2, 2}, {3, 1}} {
+		s.add(st[0], st[1])
+	}
+	for _, c := range []struct {
+		a, b float64
+		want bool
+	}{
+		{1, 3, true},     // the first step itself
+		{0.5, 2, true},   // under the first step
+		{1.5, 3, false},  // right of the first step, above the others
+		{1, 3.5, false},  // above the first step
+		{3, 1, true},     // the last step itself
+		{2.5, 0.5, true}, // under the last step
+		{3.5, 1, false},  // right of the last step
+		{3, 1.5, false},  // above the last step, right of the others
+		{2, 2, false},    // the middle step: for the search
+	} {
+		if got := s.endStepHides(c.a, c.b); got != c.want {
+			t.Errorf("steps %v, %v: endStepHides(%v, %v) = %v, want %v", s.x, s.y, c.a, c.b, got, c.want)
+		}
+	}
+}
