@@ -438,8 +438,8 @@ func covers3(q, p [3]float64) bool {
 }
 
 // clipStairs is the union of boxes [0,x]×[0,y] clipped to a rectangle
-// [0,w]×[0,h], as its staircase (x ascending, y descending), with the area
-// of the rectangle it leaves free.
+// [0,w]×[0,h], as its staircase (x strictly ascending, y strictly
+// descending), with the area of the rectangle it leaves free.
 type clipStairs struct {
 	w, h, free float64
 	full       bool
@@ -473,10 +473,11 @@ func (s *clipStairs) add(a, b float64) bool {
 		hRight = s.y[i]
 	}
 	// Left of a the union's height is the next step's y; the box adds
-	// b minus that height until a step reaches b, and the steps it passes
-	// are under the box.
+	// b minus that height until a step rises above b, and the steps it
+	// passes, those as high as b included, are under the box: the
+	// staircase stays strictly descending.
 	j := i - 1
-	for j >= 0 && s.y[j] < b {
+	for j >= 0 && s.y[j] <= b {
 		j--
 	}
 	gain := 0.0

@@ -114,3 +114,70 @@ func TestClipStairsEndStepHides(t *testing.T) {
 		}
 	}
 }
+
+// The staircase stays strict: a box that a step as high reaches adds no
+// step, and a box as high as a step left of it replaces that step.
+func TestClipStairsStaysStrict(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		boxes  [][2]float64
+		x, y   []float64
+		free   float64
+		isFull bool
+	}{{
+		// Steps (1,3), (2,2), (3,1) in the 4×4 rectangle cover
+		// 3+2+1 = 6, leaving 10.
+		name:  "three steps",
+		boxes: [][2]float64{{1, 3}, {2, 2}, {3, 1}},
+		x:     []float64{1, 2, 3},
+		y:     []float64{3, 2, 1},
+		free:  10,
+	}, {
+		// (1.5,2) lies under the step (2,2), as high as it: no change,
+		// though neither end step holds it.
+		name:  "a box as high as the step right of it",
+		boxes: [][2]float64{{1, 3}, {2, 2}, {3, 1}, {1.5, 2}},
+		x:     []float64{1, 2, 3},
+		y:     []float64{3, 2, 1},
+		free:  10,
+	}, {
+		// (2.5,3) covers (2,2) and is as high as (1,3): both go. It adds
+		// (2.5-2)×(3-1) = 1 right of x=2 and (2-1)×(3-2) = 1 over
+		// [1,2], leaving 8 = 16 - 2.5×3 - 0.5×1.
+		name:  "a box as high as a step left of it",
+		boxes: [][2]float64{{1, 3}, {2, 2}, {3, 1}, {2.5, 3}},
+		x:     []float64{2.5, 3},
+		y:     []float64{3, 1},
+		free:  8,
+	}, {
+		// The same at the bottom: (3,2) reaches the height of (2,2) and
+		// covers (3,1), adding (3-2)×(2-1) = 1.
+		name:  "a box as high as the step left of it, over the last step",
+		boxes: [][2]float64{{1, 3}, {2, 2}, {3, 1}, {3, 2}},
+		x:     []float64{1, 3},
+		y:     []float64{3, 2},
+		free:  9,
+	}, {
+		// Clipped to the rectangle, (5,5) is the whole of it.
+		name:   "a box over the rectangle",
+		boxes:  [][2]float64{{1, 3}, {5, 5}},
+		x:      []float64{1},
+		y:      []float64{3},
+		free:   0,
+		isFull: true,
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			var s clipStairs
+			s.reset(4, 4)
+			for k, b := range c.boxes {
+				if full := s.add(b[0], b[1]); full != (c.isFull && k == len(c.boxes)-1) {
+					t.Fatalf("add(%v, %v) = %v", b[0], b[1], full)
+				}
+			}
+			if !slices.Equal(s.x, c.x) || !slices.Equal(s.y, c.y) || s.free != c.free || s.full != c.isFull {
+				t.Errorf("steps x %v y %v, free %v, full %v; want x %v y %v, free %v, full %v",
+					s.x, s.y, s.free, s.full, c.x, c.y, c.free, c.isFull)
+			}
+		})
+	}
+}
