@@ -517,7 +517,7 @@ func (m *hv4Mover) drop(l []hv4Entry, k int) {
 	case m.shift > 0 || k-m.run > 4:
 		copy(l[m.run+m.shift:], l[m.run:k])
 	default: // a short run down: not worth a call
-		for i := m.run; i < k; i++ {
+		for i := m.run; i != k; i++ {
 			l[i+m.shift] = l[i]
 		}
 	}

@@ -257,3 +257,23 @@ func TestChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenArea: on the staircase (1, 5), (3, 2) between the sentinels,
+// the area under height 6 from the left sentinel's x, 0, to x is
+// 1·(6−5) + 2·(6−2) = 9 at x = 3, and the first step right of 3 is the
+// right sentinel; at x = 2 it is 1 + 1·4 = 5, and the step (3, 2) is next.
+func TestOpenArea(t *testing.T) {
+	var s hv4Sweep
+	s.reset(2)
+	s.nodes[2] = hv4Node{x: 1, y: 5}
+	s.nodes[3] = hv4Node{x: 3, y: 2}
+	s.nodes[hvLeft].cr, s.nodes[2].cr, s.nodes[3].cr = 2, 3, hvRight
+	for _, c := range []struct {
+		x, want float64
+		next    uint32
+	}{{3, 9, hvRight}, {2, 5, 3}} {
+		if area, next := s.openArea(hvLeft, c.x, 6); area != c.want || next != c.next {
+			t.Errorf("openArea(to %v) = %v, %d; want %v, %d", c.x, area, next, c.want, c.next)
+		}
+	}
+}

@@ -628,15 +628,18 @@ func TestHypervolumeManyColumns(t *testing.T) {
 }
 
 // TestHypervolumePoolsOnlySmallMatrices checks what a warm call allocates:
-// nothing on three, four or five columns while the extents (hvPoolValues
-// values) and the sweep are pooled, and the extents and rows (2) besides a
-// whole sweep (5) one row above.
+// nothing on two columns while the records fit on the stack
+// (hv2StackRows); nothing on three, four or five columns while the extents
+// (hvPoolValues values) and the sweep are pooled, and the extents and rows
+// (2) besides a whole sweep (5) one row above.
 func TestHypervolumePoolsOnlySmallMatrices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, c := range []struct {
 		dims, n int
 		want    float64
 	}{
+		{2, hv2StackRows, 0},
+		{2, hv2StackRows + 1, 2}, // the records, and SortStable's scratch past 32
 		{3, 100, 0},
 		{3, hv3SmallMax, 0},
 		{3, hv3SmallMax + 1, 0},
@@ -681,4 +684,34 @@ func TestHypervolumeConcurrentCalls(t *testing.T) {
 			t.Errorf("goroutine %d, input %d: Hypervolume = %v; alone %v", g, i, got, want[i])
 		}
 	})
+}
+
+// TestExtentsOnTheBoundary: a row whose value in any one column lies on
+// the reference (an extent of 0), beyond it or is NaN is outside the box,
+// for each column of the unrolled three- and four-column loops and of the
+// general one; a row with every extent positive is in, with its extents.
+func TestExtentsOnTheBoundary(t *testing.T) {
+	for _, dims := range []int{2, 3, 4, 5} {
+		for j := range dims {
+			ref, maximize := make([]float64, dims), slices.Repeat([]bool{true}, dims)
+			maximize[0] = false // column 0 is minimized: extent ref − v
+			ref[0] = 3          // so 1 in column 0 is an extent of 2
+			var values []float64
+			for k, v := range []float64{0, 2, math.NaN(), -1} {
+				row := slices.Repeat([]float64{2}, dims)
+				row[0] = 1
+				if k != 1 {
+					row[j] = v
+					if j == 0 {
+						row[j] = ref[0] - v // the same extent v
+					}
+				}
+				values = append(values, row...)
+			}
+			pts, rows := extents(values, 4, dims, maximize, ref)
+			if want := slices.Repeat([]float64{2}, dims); !slices.Equal(rows, []int{1}) || !slices.Equal(pts, want) {
+				t.Errorf("%d columns, column %d: rows %v extents %v, want [1] and %v", dims, j, rows, pts, want)
+			}
+		}
+	}
 }
