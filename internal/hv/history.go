@@ -209,22 +209,39 @@ func historyGains1(pts []float64) []float64 {
 }
 
 // history2 is HypervolumeHistory for two columns. Each row adds the area
-// its box adds to the union of the boxes of the rows before it. The rows
-// are ranked by x once, offline, so the staircase of the rows seen so far
-// lives in a bit tree over the ranks: a covered row costs one neighbour
-// lookup, and an insertion walks only the steps it removes, each removed
-// once, so the whole pass is O(n log₆₄ n) after the radix sort.
+// its box adds to the union of the boxes of the rows before it: the rows
+// history2Live keeps are measured by history2Gains, O(n log₆₄ n) in all
+// after the radix sort, and the gains summed.
 func history2(values []float64, n int, maximize []bool, ref []float64) []float64 {
 	out := make([]float64, n)
-	// A row covered by an earlier one adds nothing. The earlier row with
-	// the largest box, the knee of the front so far, covers most rows of
-	// search-like data, so they are dropped before the sort.
-	type step struct {
-		x, y float64
-		row  int
+	live, infAt := history2Live(values, n, maximize, ref)
+	history2Gains(live, out)
+	total := 0.0
+	for i := range out {
+		if i >= infAt {
+			out[i] = math.Inf(1)
+			continue
+		}
+		total += out[i]
+		out[i] = total
 	}
-	live := make([]step, 0, n)
-	infAt := n // the first row with an infinite extent in the box
+	return out
+}
+
+// step2 is a row of history2 by its extents.
+type step2 struct {
+	x, y float64
+	row  int
+}
+
+// history2Live returns, in row order, the extents of the rows of the n×2
+// matrix values inside the box before the first with an infinite extent,
+// and that row, infAt (n if none). A row covered by an earlier one adds
+// nothing; the earlier row with the largest box, the knee of the front so
+// far (the first of equal boxes), covers most rows of search-like data, so
+// the rows it covers, ties included, are left out before the sort.
+func history2Live(values []float64, n int, maximize []bool, ref []float64) (live []step2, infAt int) {
+	live = make([]step2, 0, n)
 	kx, ky, kneeArea := 0.0, 0.0, 0.0
 	for i := range n {
 		x, y := ref[0]-values[2*i], ref[1]-values[2*i+1]
@@ -238,14 +255,25 @@ func history2(values []float64, n int, maximize []bool, ref []float64) []float64
 			continue
 		}
 		if math.IsInf(x, 1) || math.IsInf(y, 1) {
-			infAt = i
-			break
+			return live, i
 		}
-		live = append(live, step{x, y, i})
+		live = append(live, step2{x, y, i})
 		if a := x * y; a > kneeArea {
 			kx, ky, kneeArea = x, y, a
 		}
 	}
+	return live, n
+}
+
+// history2Gains writes to out[s.row] the area each step s of live adds to
+// the union of the boxes of the steps before it. The steps are ranked by x
+// once, offline, so the staircase of the steps seen so far lives in a bit
+// tree over the ranks: a covered step costs one neighbour lookup, and an
+// insertion walks only the steps it removes, each removed once. It returns
+// the steps by rank and the set of the ranks on the staircase after the
+// last: the steps no other covers, the first of equal steps standing for
+// all.
+func history2Gains(live []step2, out []float64) (pt []step2, set rankSet) {
 	a := make([]nd.Rec, len(live))
 	for k, s := range live {
 		a[k] = nd.Rec{Key: math.Float64bits(s.x), Aux: uint64(k)}
@@ -254,26 +282,27 @@ func history2(values []float64, n int, maximize []bool, ref []float64) []float64
 	// By rank, ties in x in order of arrival, so an earlier equal x is
 	// the rank just below.
 	rank := make([]int, len(live))
-	pt := make([]step, len(live))
+	pt = make([]step2, len(live))
 	for r, e := range a {
 		rank[e.Aux] = r
 		pt[r] = live[e.Aux]
 	}
-	set := newRankSet(len(live))
+	set = newRankSet(len(live))
 	for k, s := range live {
 		r := rank[k]
+		// A neighbour is a rank, or -1 for none.
 		p, q := set.prev(r), set.next(r)
-		if p >= 0 && pt[p].x >= s.x && pt[p].y >= s.y || q >= 0 && pt[q].y >= s.y {
+		if p != -1 && pt[p].x >= s.x && pt[p].y >= s.y || q != -1 && pt[q].y >= s.y {
 			continue // covered
 		}
 		// Right of the members left of s the union is as high as the
 		// first member right of it; s adds the strips above that height,
 		// walking left over the members it covers until one is higher.
 		h, right, gain := 0.0, s.x, 0.0
-		if q >= 0 {
+		if q != -1 {
 			h = pt[q].y
 		}
-		for ; p >= 0; p = set.prev(p) {
+		for ; p != -1; p = set.prev(p) {
 			gain += (right - pt[p].x) * (s.y - h)
 			if pt[p].y > s.y {
 				break
@@ -281,22 +310,13 @@ func history2(values []float64, n int, maximize []bool, ref []float64) []float64
 			set.remove(p)
 			h, right = pt[p].y, pt[p].x
 		}
-		if p < 0 {
+		if p == -1 {
 			gain += right * (s.y - h)
 		}
 		set.add(r)
 		out[s.row] = gain
 	}
-	total := 0.0
-	for i := range out {
-		if i >= infAt {
-			out[i] = math.Inf(1)
-			continue
-		}
-		total += out[i]
-		out[i] = total
-	}
-	return out
+	return pt, set
 }
 
 // historyGainsMany returns, for each row of a finite extent matrix with
