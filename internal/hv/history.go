@@ -16,7 +16,9 @@ func History(values []float64, n, dims int, maximize []bool, ref []float64) []fl
 	} else {
 		out = historyPlain(values, n, dims, maximize, ref)
 	}
-	if dims >= 3 && n > 0 && underflowRisk(leastExtent(values, dims, ref), dims) {
+	// With no rows the remeasuring has nothing to do, so n = 0 needs no
+	// test of its own.
+	if dims >= 3 && underflowRisk(leastExtent(values, dims, ref), dims) {
 		remeasureUnderflowedPrefixes(out, values, n, dims, maximize, ref)
 	}
 	if n > 0 && math.IsInf(out[n-1], 1) {
@@ -43,13 +45,7 @@ func History(values []float64, n, dims int, maximize []bool, ref []float64) []fl
 func remeasureUnderflowedPrefixes(out, values []float64, n, dims int, maximize []bool, ref []float64) {
 	origin := make([]float64, dims)
 	pts, rows := orientedRows(values, n, dims, maximize, ref, origin)
-	finite := pts[:0:0] // the rows before the first with an infinite value
-	for k := range rows {
-		if hasInf(pts[k*dims : (k+1)*dims]) {
-			break
-		}
-		finite = pts[:(k+1)*dims]
-	}
+	finite := pts[:finiteRows(pts, dims)*dims]
 	low, high := magnitudeSpan(finite, origin, dims)
 	end := 0 // the prefixes to measure again: out[:end]
 	for end < n && !math.IsInf(out[end], 1) && underflowed(out[end], len(rows), low, high) {
@@ -68,13 +64,7 @@ func historyPlain(values []float64, n, dims int, maximize []bool, ref []float64)
 	pts, rows := extents(values, n, dims, maximize, ref)
 	// A row with an infinite extent makes every later volume +Inf, so only
 	// the rows before the first one are measured.
-	m := len(rows)
-	for k := range rows {
-		if hasInf(pts[k*dims : (k+1)*dims]) {
-			m = k
-			break
-		}
-	}
+	m := finiteRows(pts, dims)
 	var gain []float64
 	switch dims {
 	case 1:
@@ -142,10 +132,9 @@ rows:
 			top[j] = max(top[j], k)
 		}
 	}
-	scale := 0
-	if len(rows) > 0 {
-		scale = scaleExtents(pts, twice, top)
-	}
+	// With no rows the scale is a sum of MinInts, wrapped, but no volume
+	// is scaled back by it.
+	scale := scaleExtents(pts, twice, top)
 	m := len(rows)
 	var curve []float64 // the scaled volume after each of the rows
 	switch dims {
@@ -169,7 +158,7 @@ rows:
 		if k < m && rows[k] == i {
 			v := curve[k]
 			k++
-			if v < math.Ldexp(float64(k), -960) {
+			if rescaledUnderflowed(v, k) {
 				// Scaled for rows still to come, the prefix lost its
 				// digits: measure the rows each on its own scale (only
 				// data spanning more than 2^1000 in a column gets here).
@@ -185,6 +174,24 @@ rows:
 		out[i] = prev
 	}
 	return out
+}
+
+// rescaledUnderflowed reports whether v, the volume of rows rows scaled
+// into the unit box, is under rows·2^-960, too small to trust: each term
+// that went through the subnormals lost up to 2^-1074.
+func rescaledUnderflowed(v float64, rows int) bool {
+	return v < math.Ldexp(float64(rows), -960)
+}
+
+// finiteRows returns how many rows of pts (stride dims) come before the
+// first with a +Inf value: all of them if none has one.
+func finiteRows(pts []float64, dims int) int {
+	for i, e := range pts {
+		if math.IsInf(e, 1) {
+			return i / dims
+		}
+	}
+	return len(pts) / dims
 }
 
 func hasInf(p []float64) bool {

@@ -151,3 +151,102 @@ func TestHistory2GainsFront(t *testing.T) {
 		})
 	}
 }
+
+// TestRescaledUnderflowed checks the bound below which a rescaled volume
+// is measured again row by row: rows·2^-960, itself trusted.
+func TestRescaledUnderflowed(t *testing.T) {
+	bound := math.Ldexp(1, -960)
+	for _, tt := range []struct {
+		v    float64
+		rows int
+		want bool
+	}{
+		{bound, 1, false},
+		{math.Nextafter(bound, 0), 1, true},
+		{3 * bound, 3, false},
+		{math.Nextafter(3*bound, 0), 3, true},
+		{2 * bound, 3, true},
+		{0.5, 1, false},
+		{0, 1, true},
+	} {
+		if got := rescaledUnderflowed(tt.v, tt.rows); got != tt.want {
+			t.Errorf("rescaledUnderflowed(%v, %d) = %v, want %v", tt.v, tt.rows, got, tt.want)
+		}
+	}
+}
+
+// TestFiniteRows checks the count of rows before the first with a +Inf
+// value; -Inf does not count.
+func TestFiniteRows(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tt := range []struct {
+		pts  []float64
+		dims int
+		want int
+	}{
+		{nil, 3, 0},
+		{[]float64{1, 2, 3, 4, 5, 6}, 3, 2},
+		{[]float64{1, 2, 3, 4, inf, 6}, 3, 1}, // value 4 is in row 4/3 = 1
+		{[]float64{1, 2, 3, inf, 5, 6}, 3, 1},
+		{[]float64{inf, 2, 3}, 3, 0},
+		{[]float64{1, 2, math.Inf(-1), 3}, 2, 2},
+		{[]float64{1, inf}, 1, 1},
+	} {
+		if got := finiteRows(tt.pts, tt.dims); got != tt.want {
+			t.Errorf("finiteRows(%v, %d) = %d, want %d", tt.pts, tt.dims, got, tt.want)
+		}
+	}
+}
+
+// TestHistoryExtremeMagnitudesByHand measures curves whose plain products
+// underflow or overflow, on powers of two, so every volume is exact.
+func TestHistoryExtremeMagnitudesByHand(t *testing.T) {
+	inf := math.Inf(1)
+	p := func(e int) float64 { return math.Ldexp(1, e) }
+	tests := []struct {
+		name     string
+		values   []float64
+		maximize []bool
+		ref      []float64
+		want     []float64
+	}{{
+		// Maximized from ref 0 the extents are the values. The first two
+		// columns' product, 2^-1200, underflows to 0 before 2^600
+		// multiplies it, so the plain curve is 0, 0; the least extent,
+		// 2^-600, has binary exponent -599 and 3·(-599-54) < -1022, so the
+		// prefixes are measured again: 2^-600·2^-600·2^600 = 2^-600, then
+		// the second box, which holds the first, 2^-599. The third row's
+		// +Inf extent makes its volume +Inf.
+		name:     "three columns underflowing",
+		values:   []float64{p(-600), p(-600), p(600), p(-600), p(-600), p(601), p(-600), p(-600), inf},
+		maximize: []bool{true, true, true},
+		ref:      []float64{0, 0, 0},
+		want:     []float64{p(-600), p(-599), inf},
+	}, {
+		// 2^-400 cubed is 2^-1200, 0, before 2^800 multiplies it; the
+		// volume is 2^-1200·2^800 = 2^-400.
+		name:     "four columns underflowing",
+		values:   []float64{p(-400), p(-400), p(-400), p(800)},
+		maximize: []bool{true, true, true, true},
+		ref:      []float64{0, 0, 0, 0},
+		want:     []float64{p(-400)},
+	}, {
+		// Column 0's extent, 2^1023 − (−2^1023) = 2^1024, overflows, so
+		// the curve is measured again on halves: 2·2^1023·2^-4 = 2^1020.
+		// The second row's extents are (0, +Inf): outside the box, it
+		// changes nothing, though its other extent is infinite.
+		name:     "an overflow and an infinite extent outside the box",
+		values:   []float64{p(1023), p(-4), -p(1023), inf},
+		maximize: []bool{true, true},
+		ref:      []float64{-p(1023), 0},
+		want:     []float64{p(1020), p(1020)},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := historyOf(tt.values, len(tt.maximize), tt.maximize, tt.ref)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("History (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
