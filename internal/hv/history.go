@@ -344,11 +344,9 @@ func historyGainsMany(pts []float64, dims int) []float64 {
 			continue
 		}
 		limited, _ := l.limit(p, pts, dims, front, -1)
-		g := product(p)
-		if len(limited) > 0 {
-			g -= hvFinite(limited, dims)
-		}
-		gain[i] = max(saturate(g), 0)
+		// hvFinite of no rows is 0 in every kernel, so an empty limited
+		// set needs no branch of its own.
+		gain[i] = max(saturate(product(p)-hvFinite(limited, dims)), 0)
 		kept := front[:0]
 		for _, q := range front {
 			if !coveredBy(p, pts[q*dims:(q+1)*dims]) {
