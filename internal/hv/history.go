@@ -176,13 +176,6 @@ rows:
 	return out
 }
 
-// rescaledUnderflowed reports whether v, the volume of rows rows scaled
-// into the unit box, is under rows·2^-960, too small to trust: each term
-// that went through the subnormals lost up to 2^-1074.
-func rescaledUnderflowed(v float64, rows int) bool {
-	return v < math.Ldexp(float64(rows), -960)
-}
-
 // finiteRows returns how many rows of pts (stride dims) come before the
 // first with a +Inf value: all of them if none has one.
 func finiteRows(pts []float64, dims int) int {

@@ -108,12 +108,19 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 	}
 	scale := scaleExtents(pts, twice, top)
 	v := hvFinite(pts, dims)
-	if v < math.Ldexp(float64(rows), -960) {
+	if rescaledUnderflowed(v, rows) {
 		// Terms went through the subnormals: measure each row on its own
 		// scale instead.
 		return scaledPrefixVolumes(values, n, dims, maximize, ref)[n-1]
 	}
 	return math.Ldexp(v, scale)
+}
+
+// rescaledUnderflowed reports whether v, the volume of rows rows scaled
+// into the unit box, is under rows·2^-960, too small to trust: each term
+// that went through the subnormals lost up to 2^-1074.
+func rescaledUnderflowed(v float64, rows int) bool {
+	return v < math.Ldexp(float64(rows), -960)
 }
 
 // scaleExtents scales each column of the extent rows pts by 2^-top[j], the
