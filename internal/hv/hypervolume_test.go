@@ -715,3 +715,17 @@ func TestExtentsOnTheBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestVolumeRescaledLeavesOutRowsOnTheReference: both columns minimized,
+// reference (1e308, 1). Row (−1e308, 0.5) has extents 2e308, which
+// overflows and sends Volume to its rescaled path, and 0.5: a volume of
+// exactly 1e308 (the halves 5e307 + 5e307 are exact, and so is every
+// power of two after). Row (1e308, −Inf) lies on the reference in column
+// 0, outside the box, so its infinite extent in column 1 must not make the
+// volume infinite.
+func TestVolumeRescaledLeavesOutRowsOnTheReference(t *testing.T) {
+	values := []float64{-1e308, 0.5, 1e308, math.Inf(-1)}
+	if got := volumeOf(values, 2, []bool{false, false}, []float64{1e308, 1}); got != 1e308 {
+		t.Errorf("Volume = %v, want 1e308", got)
+	}
+}
