@@ -27,14 +27,7 @@ func Subset(values []float64, n, dims int, maximize []bool, ref []float64, k int
 		for p := range chosen {
 			chosen[p] = p
 		}
-		first := -1
-		for p := range m {
-			if hasInf(pts[p*dims : (p+1)*dims]) {
-				first = p
-				break
-			}
-		}
-		if first >= k {
+		if first := finiteRows(pts, dims); first >= k { // the first row with a +Inf extent
 			chosen[k-1] = first
 		}
 	case dims == 2:
@@ -43,11 +36,11 @@ func Subset(values []float64, n, dims int, maximize []bool, ref []float64, k int
 		chosen = subsetGreedy(pts, dims, k)
 	}
 	out := make([]int, len(chosen))
-	sub := make([]float64, 0, len(chosen)*dims)
+	sub := make([]float64, len(chosen)*dims)
 	slices.Sort(chosen)
 	for i, p := range chosen {
 		out[i] = rows[p]
-		sub = append(sub, values[rows[p]*dims:(rows[p]+1)*dims]...)
+		copy(sub[i*dims:(i+1)*dims], values[rows[p]*dims:(rows[p]+1)*dims])
 	}
 	return out, Volume(sub, len(out), dims, maximize, ref)
 }
@@ -72,28 +65,27 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 	a = nd.SortStable(a, nil)
 	copyOf := make([]bool, len(rows))
 	row := func(p uint64) []float64 { return pts[int(p)*dims : (int(p)+1)*dims] }
-	for lo := 0; lo < len(a); {
-		hi := lo + 1
-		for hi < len(a) && a[hi].Key == a[lo].Key {
-			hi++
+	for lo := 0; lo+1 < len(a); lo++ {
+		if a[lo+1].Key != a[lo].Key {
+			continue
 		}
-		if run := a[lo:hi]; len(run) > 1 {
-			slices.SortStableFunc(run, func(x, y nd.Rec) int { return slices.Compare(row(x.Aux), row(y.Aux)) })
-			for q := 1; q < len(run); q++ {
-				copyOf[run[q].Aux] = slices.Equal(row(run[q-1].Aux), row(run[q].Aux))
-			}
+		hi := nd.KeyRunEnd(a, lo)
+		run := a[lo:hi]
+		slices.SortStableFunc(run, func(x, y nd.Rec) int { return slices.Compare(row(x.Aux), row(y.Aux)) })
+		for q := 1; q < len(run); q++ {
+			copyOf[run[q].Aux] = slices.Equal(row(run[q-1].Aux), row(run[q].Aux))
 		}
-		lo = hi
+		lo = hi - 1 // the next run starts at hi
 	}
-	kept := make([]float64, 0, len(front)*dims)
+	kept := make([]float64, len(front)*dims)
 	keptRows := make([]int, 0, len(front))
 	for _, p := range front {
 		if !copyOf[p] {
-			kept = append(kept, pts[p*dims:(p+1)*dims]...)
+			copy(kept[len(keptRows)*dims:(len(keptRows)+1)*dims], pts[p*dims:(p+1)*dims])
 			keptRows = append(keptRows, rows[p])
 		}
 	}
-	return kept, keptRows
+	return kept[:len(keptRows)*dims], keptRows
 }
 
 // subset2 returns the positions of the k of m mutually non-dominated,
@@ -147,7 +139,7 @@ func subset2(pts []float64, k int) []int {
 	// one behind f[c][j].
 	smaller := func(c, i, j int) bool {
 		buf1, buf2 = set(c, i, buf1), set(c, j, buf2)
-		return slices.Compare(buf1, buf2) < 0
+		return slices.Compare(buf1, buf2) == -1 // never 0: the sets end at different rows
 	}
 	hull := make([]int, 0, m)
 	// above reports whether line j2 is at least line j1 at t.

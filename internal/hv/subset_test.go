@@ -365,3 +365,19 @@ func TestHypervolumeSubsetTiesOnLatticeFronts(t *testing.T) {
 		}
 	})
 }
+
+// TestSubsetCandidates: rows outside the box and dominated rows go, and of
+// equal rows the first stays. Maximized from the origin, rows 0 and 1 are
+// (1, 3), 2 and 3 (2, 2), 4 and 5 (3, 1): three runs of copies side by
+// side in the first extent. Row 6, (1, 1), is dominated, and row 7,
+// (0, 5), on the reference.
+func TestSubsetCandidates(t *testing.T) {
+	values := []float64{1, 3, 1, 3, 2, 2, 2, 2, 3, 1, 3, 1, 1, 1, 0, 5}
+	pts, rows := subsetCandidates(values, 8, 2, []bool{true, true}, []float64{0, 0})
+	if want := []int{0, 2, 4}; !slices.Equal(rows, want) {
+		t.Errorf("rows %v, want %v", rows, want)
+	}
+	if want := []float64{1, 3, 2, 2, 3, 1}; !slices.Equal(pts, want) {
+		t.Errorf("extents %v, want %v", pts, want)
+	}
+}
