@@ -1,6 +1,9 @@
 package hv
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestHV5DByHand(t *testing.T) {
 	tests := []struct {
@@ -48,4 +51,32 @@ func TestHV5DMatchesGridOracle(t *testing.T) {
 // grid, where every comparison meets ties.
 func TestHV5DMatchesWFG(t *testing.T) {
 	kernelMatchesWFG(t, "hv5d", hv5d, 5, 150, 5)
+}
+
+// TestHV5DPoolsOnlySmallSweeps checks the pool's policy, and that a pooled
+// sweep's buffers are reused, by what a call allocates once the pool is
+// warm, on a chain of rows each of which dominates the one before in the
+// first four columns (so the prefix holds one row and every call is
+// quick): nothing up to hv4PoolRows rows, and one row above a whole sweep
+// that is not kept: the sweep, its nodes and L (contribution4 empties
+// them for each row, at the size of the input), the order and the radix
+// sort's records (above extentKeysMax rows), the prefix and its marks.
+func TestHV5DPoolsOnlySmallSweeps(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want float64
+	}{
+		{100, 0},
+		{hv4PoolRows, 0},
+		{hv4PoolRows + 1, 7},
+	} {
+		// Row i is (i+1, i+1, i+1, i+1, n−i): rows enter from the first,
+		// which each next row replaces in the prefix.
+		pts := make([]float64, 0, 5*c.n)
+		for i := range c.n {
+			e := float64(i + 1)
+			pts = append(pts, e, e, e, e, float64(c.n-i))
+		}
+		checkWarmAllocs(t, fmt.Sprintf("hv5d, %d rows", c.n), c.want, func() { hv5d(pts) })
+	}
 }
