@@ -108,10 +108,10 @@ func (s *hv5Sweep) sortRun(recs []nd.Rec, level int) {
 	if level == 2 {
 		return
 	}
-	for i := 0; i < len(recs); {
+	// i steps from run to run, so it lands on len(recs) exactly.
+	for i := 0; i != len(recs); {
 		j := nd.KeyRunEnd(recs, i)
-		if j-i > 1 {
-			run := recs[i:j]
+		if run := recs[i:j]; len(run) != 1 { // a run of one is sorted
 			for k, r := range run {
 				n := &s.nodes[r.Aux+2]
 				run[k].Key = ^math.Float64bits([2]float64{n.y, n.x}[level])

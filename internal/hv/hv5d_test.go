@@ -2,6 +2,7 @@ package hv
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -78,5 +79,33 @@ func TestHV5DPoolsOnlySmallSweeps(t *testing.T) {
 			pts = append(pts, e, e, e, e, float64(c.n-i))
 		}
 		checkWarmAllocs(t, fmt.Sprintf("hv5d, %d rows", c.n), c.want, func() { hv5d(pts) })
+	}
+}
+
+// TestSortLByHand sorts clipped rows into L's order, z, y and x
+// descending, where they tie in z, in z and y, or in nothing, so that
+// each level of sortRun's radix sorts decides some pair.
+func TestSortLByHand(t *testing.T) {
+	// Row j's node (x, y, z). By z: row 4 (z = 3), then rows 0, 1, 2 and 5
+	// (z = 2), then row 3 (z = 1). Among z = 2, by y: rows 2 and 5 (y = 2),
+	// then rows 0 and 1 (y = 1); each pair by x: 5 before 2, 1 before 0.
+	nodes := [][3]float64{{1, 1, 2}, {2, 1, 2}, {1, 2, 2}, {3, 3, 1}, {1, 1, 3}, {2, 2, 2}}
+	for _, c := range []struct {
+		rows, want []int
+	}{
+		{[]int{0, 1, 2, 3, 4, 5}, []int{4, 5, 2, 1, 0, 3}},
+		{[]int{3, 0, 5, 1}, []int{5, 1, 0, 3}},
+		{[]int{0}, []int{0}},
+		{nil, nil},
+	} {
+		var s hv5Sweep
+		s.reset(len(nodes))
+		for j, n := range nodes {
+			s.nodes[j+2] = hv4Node{x: n[0], y: n[1], z: n[2]}
+		}
+		rows := slices.Clone(c.rows)
+		if s.sortL(rows); !slices.Equal(rows, c.want) {
+			t.Errorf("sortL(%v) = %v, want %v", c.rows, rows, c.want)
+		}
 	}
 }
