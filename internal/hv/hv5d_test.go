@@ -109,3 +109,31 @@ func TestSortLByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestRowPositionByHand takes each row out of a prefix in order and
+// checks that rowPosition puts it back where it was. The rows tie in the
+// fourth column and differ in the third, second or first, or in none.
+func TestRowPositionByHand(t *testing.T) {
+	pts := []float64{
+		1, 1, 1, 1, 9, // 0
+		2, 1, 1, 1, 9, // 1: 0 but for the first extent
+		1, 1, 1, 1, 9, // 2: equal to 0 in the first four columns
+		1, 1, 1, 2, 9, // 3: the largest fourth extent
+		1, 1, 1, 0.5, 9, // 4: the smallest
+		1, 1, 2, 1, 9, // 5: 0 but for the third extent
+		1, 2, 1, 1, 9, // 6: 0 but for the second
+	}
+	// Row 3 first and row 4 last by the fourth extent; of the others 5 by
+	// the third, 6 by the second, 1 by the first, and 0 before its equal 2
+	// by row.
+	order := []int{3, 5, 6, 1, 0, 2, 4}
+	if got := extentOrder(pts, 5, 3, 2, 1, 0); !slices.Equal(got, order) {
+		t.Fatalf("extentOrder = %v, want %v", got, order)
+	}
+	for want, i := range order {
+		rest := slices.Delete(slices.Clone(order), want, want+1)
+		if got := rowPosition(rest, pts, i); got != want {
+			t.Errorf("rowPosition(%v, row %d) = %d, want %d", rest, i, got, want)
+		}
+	}
+}
