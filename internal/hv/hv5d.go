@@ -54,8 +54,7 @@ func hv5d(pts []float64) float64 {
 		p := pts[5*i : 5*i+3]
 		dropped := 0 // the tests below set flags rather than branch
 		for _, j := range byW[pos:] {
-			q := pts[5*j : 5*j+3 : 5*j+3]
-			d := nd.OneIf(q[0] <= p[0]) & nd.OneIf(q[1] <= p[1]) & nd.OneIf(q[2] <= p[2])
+			d := within3(pts[5*j:5*j+3:5*j+3], p)
 			gone[j] = d != 0
 			dropped |= d
 		}
@@ -214,7 +213,7 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		q := pts[5*j : 5*j+3 : 5*j+3]
 		clip(j)
 		rest[n] = j
-		n += nd.OneIf(q[0] > top[0]) & nd.OneIf(q[1] > top[1]) & nd.OneIf(q[2] > top[2])
+		n += beyond3(q, top)
 	}
 	kept := rest[:n]
 	s.sortL(kept)
@@ -239,10 +238,10 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 		if k == 3 {
 			return max(vol, 0), false // nothing of the box is left below
 		}
-		if nd.OneIf(q[0] <= top[0])|nd.OneIf(q[1] <= top[1])|nd.OneIf(q[2] <= top[2]) != 0 {
+		if beyond3(q, top) == 0 {
 			continue
 		}
-		if k >= 0 {
+		if k != -1 {
 			top[k] = q[k]
 		}
 		if q := clip(j); !s.locate(q) {
@@ -260,6 +259,22 @@ func (s *hv5Sweep) contribution4(pts []float64, byW []int, pos, i int) (vol floa
 // of every row of the prefix, with answers that data mispredicts.
 func shortColumn(q []float64, px, py, pz float64) int {
 	return int(shortColumns[nd.OneIf(q[0] >= px)|nd.OneIf(q[1] >= py)<<1|nd.OneIf(q[2] >= pz)<<2])
+}
+
+// within3 is 1 when q is at most p in each of the first three columns,
+// else 0: p weakly dominates q there. hv5d drops such rows from the
+// prefix, as they add nothing to any later row's exclusive volume; kept,
+// they would only cost work.
+func within3(q, p []float64) int {
+	return nd.OneIf(q[0] <= p[0]) & nd.OneIf(q[1] <= p[1]) & nd.OneIf(q[2] <= p[2])
+}
+
+// beyond3 is 1 when q exceeds top in each of the first three columns,
+// else 0. contribution4 passes the rows that are not: the row that set
+// top[c] clips to row i's box but for column c, so it covers any clipped
+// row that is at most top[c] in column c; they would only cost work.
+func beyond3(q []float64, top [3]float64) int {
+	return nd.OneIf(q[0] > top[0]) & nd.OneIf(q[1] > top[1]) & nd.OneIf(q[2] > top[2])
 }
 
 // shortColumns is shortColumn by the bits x, y and z of the columns in

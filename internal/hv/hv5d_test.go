@@ -137,3 +137,49 @@ func TestRowPositionByHand(t *testing.T) {
 		}
 	}
 }
+
+// within3 lets hv5d drop the rows of the prefix that a new row weakly
+// dominates in the first three columns; a row equal to p in a column is
+// dominated, so each column is tried at equality and just past it.
+func TestWithin3AtItsBounds(t *testing.T) {
+	p := []float64{2, 2, 2}
+	for _, c := range []struct {
+		q    []float64
+		want int
+	}{
+		{[]float64{2, 2, 2}, 1},
+		{[]float64{1, 1, 1}, 1},
+		{[]float64{2, 1, 1}, 1},
+		{[]float64{1, 2, 1}, 1},
+		{[]float64{1, 1, 2}, 1},
+		{[]float64{3, 2, 2}, 0},
+		{[]float64{2, 3, 2}, 0},
+		{[]float64{2, 2, 3}, 0},
+	} {
+		if got := within3(c.q, p); got != c.want {
+			t.Errorf("within3(%v, %v) = %d, want %d", c.q, p, got, c.want)
+		}
+	}
+}
+
+// beyond3 lets contribution4 pass the rows that the rows setting top
+// cover; a row equal to top in a column is covered, so each column is
+// tried at equality and just past it.
+func TestBeyond3AtItsBounds(t *testing.T) {
+	top := [3]float64{2, 2, 2}
+	for _, c := range []struct {
+		q    []float64
+		want int
+	}{
+		{[]float64{3, 3, 3}, 1},
+		{[]float64{2, 3, 3}, 0},
+		{[]float64{3, 2, 3}, 0},
+		{[]float64{3, 3, 2}, 0},
+		{[]float64{1, 1, 1}, 0},
+		{[]float64{2, 2, 2}, 0},
+	} {
+		if got := beyond3(c.q, top); got != c.want {
+			t.Errorf("beyond3(%v, %v) = %d, want %d", c.q, top, got, c.want)
+		}
+	}
+}
