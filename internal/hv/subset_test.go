@@ -3,6 +3,7 @@ package hv
 import (
 	stdcmp "cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -379,5 +380,86 @@ func TestSubsetCandidates(t *testing.T) {
 	}
 	if want := []float64{1, 3, 2, 2, 3, 1}; !slices.Equal(pts, want) {
 		t.Errorf("extents %v, want %v", pts, want)
+	}
+}
+
+// TestSubset2SeededCases runs the checks of
+// TestHypervolumeSubsetMatchesQuadraticProgram and
+// TestHypervolumeSubsetTiesOnLatticeFronts on a few hundred seeded inputs,
+// as many under -short, where rapid draws only a handful: the envelope's
+// bounds only show on some of them.
+func TestSubset2SeededCases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 300 {
+		n := 1 + rng.IntN(40)
+		maximize := []bool{rng.IntN(2) == 0, rng.IntN(2) == 0}
+		values := make([]float64, 2*n)
+		for i := range n {
+			a, r := rng.Float64()*math.Pi/2, 0.8+0.2*rng.Float64()
+			values[2*i], values[2*i+1] = r*math.Cos(a), r*math.Sin(a)
+		}
+		ref := []float64{2, 2}
+		for j, up := range maximize {
+			if up {
+				ref[j] = -1
+			}
+		}
+		k := 1 + rng.IntN(n)
+		_, vol := subsetOf(values, 2, maximize, ref, k)
+		if want := quadraticSubset2(values, maximize, ref, k); !within12(vol, want) {
+			t.Fatalf("%v, k=%d: volume %v, quadratic program %v", values, k, vol, want)
+		}
+	}
+	for size := 3; size <= 11; size++ {
+		for _, shape := range []string{"straight", "bulging", "hollow"} {
+			var values []float64
+			for x := 1; x < size; x++ {
+				y := size - x
+				switch shape {
+				case "bulging":
+					y = size*size - x*x
+				case "hollow":
+					y = (size - x) * (size - x)
+				}
+				values = append(values, float64(x), float64(y))
+			}
+			maximize, ref := []bool{true, true}, []float64{0, 0}
+			cands := volumeCandidates(values, 2, maximize, ref)
+			for k := 1; k < size; k++ {
+				got, _ := subsetOf(values, 2, maximize, ref, k)
+				if want := lowestBestSubset(values, maximize, ref, cands, k); !slices.Equal(got, want) {
+					t.Fatalf("%s front of size %d, k=%d: rows %v, want %v", shape, size, k, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSubset2Envelope: k = 2 of two-column rows, maximized from the
+// origin, on cases built for the envelope of lines prev[j] + (x_i − x_j)·t.
+func TestSubset2Envelope(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		values []float64
+		want   []int
+		vol    float64
+	}{
+		// (1, 6), (2, 4) and (4, 3) have areas 6, 8 and 12, rising by 2
+		// per unit of x: their lines meet in one point, t = 2, which is
+		// the y of (10, 2). With it each makes 24 (6 + 9·2, 8 + 8·2,
+		// 12 + 6·2), more than any other pair (at most 15), and the
+		// middle one, row 0, makes the lowest set: the middle line must
+		// stay on the envelope.
+		{"three lines meeting at a row's y", []float64{2, 4, 1, 6, 4, 3, 10, 2}, []int{0, 3}, 24},
+		// At t = 0.5, the y of (10, 0.5), (2, 2) makes 4 + 8·0.5 = 8
+		// and (1, 3) 3 + 9·0.5 = 7.5: the pointer must move on to the
+		// line of (2, 2), whose area is 1 more for 1 more x, above
+		// 0.5·1. The pair of (1, 3) and (2, 2) makes 3 + 1·2 = 5.
+		{"the pointer passes a line at t below 1", []float64{1, 3, 2, 2, 10, 0.5}, []int{1, 2}, 8},
+	} {
+		got, vol := subsetOf(c.values, 2, []bool{true, true}, []float64{0, 0}, 2)
+		if !slices.Equal(got, c.want) || vol != c.vol {
+			t.Errorf("%s: rows %v, volume %v; want %v, %v", c.name, got, vol, c.want, c.vol)
+		}
 	}
 }
