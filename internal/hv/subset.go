@@ -214,9 +214,11 @@ func subsetGreedy(pts []float64, dims, k int) []int {
 		}
 		p := pts[top.pos*dims : (top.pos+1)*dims]
 		g := product(p)
+		// hvFinite of no rows is 0 in every kernel, so an empty limited
+		// set needs no branch of its own.
 		if limited, covered := l.limit(p, pts, dims, chosen, -1); covered {
 			g = 0
-		} else if len(limited) > 0 {
+		} else {
 			g -= hvFinite(limited, dims)
 		}
 		top.gain, top.round = max(saturate(g), 0), len(chosen)
