@@ -369,6 +369,18 @@ func TestHypervolumeSubsetMatchesQuadraticProgram(t *testing.T) {
 	})
 }
 
+// latticeY is the y at x of a front of small integers of the given shape
+// and size: a straight line, or one bulging out or hollowed in.
+func latticeY(shape string, size, x int) int {
+	switch shape {
+	case "bulging":
+		return size*size - x*x
+	case "hollow":
+		return (size - x) * (size - x)
+	}
+	return size - x
+}
+
 // TestHypervolumeSubsetTiesOnLatticeFronts puts every row on one front of
 // small integers (a straight, a bulging or a hollow line), where equal
 // areas are common and the envelope's lines often meet three at a point,
@@ -380,14 +392,7 @@ func TestHypervolumeSubsetTiesOnLatticeFronts(t *testing.T) {
 		xs := rapid.Permutation(rapid.SliceOfNDistinct(rapid.IntRange(1, size-1), 1, 12, rapid.ID).Draw(t, "xs")).Draw(t, "order")
 		values := make([]float64, 0, 2*len(xs))
 		for _, x := range xs {
-			y := size - x
-			switch shape {
-			case "bulging":
-				y = size*size - x*x
-			case "hollow":
-				y = (size - x) * (size - x)
-			}
-			values = append(values, float64(x), float64(y))
+			values = append(values, float64(x), float64(latticeY(shape, size, x)))
 		}
 		maximize, ref := []bool{true, true}, []float64{0, 0}
 		k := rapid.IntRange(1, len(xs)).Draw(t, "k")
@@ -447,14 +452,7 @@ func TestSubset2SeededCases(t *testing.T) {
 		for _, shape := range []string{"straight", "bulging", "hollow"} {
 			var values []float64
 			for x := 1; x < size; x++ {
-				y := size - x
-				switch shape {
-				case "bulging":
-					y = size*size - x*x
-				case "hollow":
-					y = (size - x) * (size - x)
-				}
-				values = append(values, float64(x), float64(y))
+				values = append(values, float64(x), float64(latticeY(shape, size, x)))
 			}
 			maximize, ref := []bool{true, true}, []float64{0, 0}
 			cands := volumeCandidates(values, 2, maximize, ref)
