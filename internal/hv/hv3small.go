@@ -11,6 +11,11 @@ import (
 // either path.
 var hv3SmallMax = 256
 
+// byHV3Small reports whether hvFinite measures a three-column extent matrix
+// of the given number of values with hv3Small: both sweeps give the same
+// volume, so only this choice shows where one hands over to the other.
+func byHV3Small(values int) bool { return values <= 3*hv3SmallMax }
+
 // hv3SmallScratch is hv3Small's memory, pooled: at most hv3SmallMax rows,
 // it stays small, and on the fronts of tens of rows that most calls measure
 // allocating it cost about as much as the sweep.

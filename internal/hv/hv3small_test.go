@@ -125,3 +125,15 @@ func TestHypervolumeThreeColumnPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestByHV3Small: hv3Small takes up to hv3SmallMax rows of three values.
+func TestByHV3Small(t *testing.T) {
+	for _, c := range []struct {
+		values int
+		want   bool
+	}{{3, true}, {3 * hv3SmallMax, true}, {3*hv3SmallMax + 3, false}} {
+		if got := byHV3Small(c.values); got != c.want {
+			t.Errorf("byHV3Small(%d) = %v, want %v", c.values, got, c.want)
+		}
+	}
+}

@@ -295,7 +295,7 @@ func hvFinite(pts []float64, dims int) float64 {
 		}
 		return sweep2(a)
 	case 3:
-		if len(pts) <= 3*hv3SmallMax {
+		if byHV3Small(len(pts)) {
 			return hv3Small(pts)
 		}
 		return hv3(pts)
