@@ -183,3 +183,24 @@ func TestBeyond3AtItsBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestShortColumn at the corner (2, 2, 2): a value equal to the corner's
+// is no worse, so a row at the corner is 3, and one below it in a single
+// column is short there.
+func TestShortColumn(t *testing.T) {
+	for _, c := range []struct {
+		q    []float64
+		want int
+	}{
+		{[]float64{2, 2, 2}, 3},
+		{[]float64{1, 2, 2}, 0},
+		{[]float64{2, 1, 2}, 1},
+		{[]float64{2, 2, 1}, 2},
+		{[]float64{3, 1, 1}, -1},
+		{[]float64{1, 1, 1}, -1},
+	} {
+		if got := shortColumn(c.q, 2, 2, 2); got != c.want {
+			t.Errorf("shortColumn(%v) = %d, want %d", c.q, got, c.want)
+		}
+	}
+}
