@@ -163,7 +163,7 @@ func leastExtent(values []float64, dims int, ref []float64) float64 {
 // every row above origin), b_j the binary exponent of the least non-zero
 // magnitude of column j's values and origin[j], and t_j that of its
 // largest extent. An infinite extent counts as contributionsInfinite
-// measures it, as twice the largest finite one or 2.
+// measures it, as the largest finite one plus the larger of it and 1.
 func magnitudeSpan(pts, origin []float64, width int) (low, high int) {
 	for j := range width {
 		bot, top, inf := magnitudeKey(origin[j]), 0.0, 0
