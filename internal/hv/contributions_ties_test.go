@@ -10,7 +10,9 @@ import (
 // worked out exactly on rows that tie in a coordinate with a front row, a
 // rectangle's side or its bottom, where keeping a row that adds no area
 // would split a product into two that round apart. Maximized, reference
-// (0, 0, 0); e is 2^-51, the ulp of numbers in [2, 4).
+// (0, 0, 0); e is 2^-51, the ulp of numbers in [2, 4). Rows with equal x
+// are ranked by the sweep in row order, and rows of equal height enter it
+// right to left.
 func TestContributions3TiesByHand(t *testing.T) {
 	const e = 0x1p-51
 	tests := []struct {
@@ -35,6 +37,27 @@ func TestContributions3TiesByHand(t *testing.T) {
 		// them as 1×(1+2e) twice: 12+8e + 1+2e = 13+10e rounds to even at
 		// 13+8e, and again 14+10e to 14+8e.
 		{"a front row at the height of the row that takes it", []float64{1, 2, 3, 2, 2, 2, 6, 3 + 2*e, 1}, []float64{2, 2, 14 + 12*e}},
+		// In the next two the front row F = (4, 4−2e, 6) keeps 4×(4−2e)
+		// less 4×(2+4e) over height 6: its area a = 4·(2−6e) = 8 − 24e is
+		// exact, and so is 6a = 48 − 144e (ulps of 16e). The last row is
+		// covered by a back row at x = 4, so no area changes at its height;
+		// were F's volume settled there too, at z = 5+4e, it would be
+		// a·(1−4e) = 8 − 56e + 96e², which rounds to 8 − 56e (ulps of 2e),
+		// plus a·(5+4e) = 40 − 88e − 96e², which rounds to 40 − 96e (ulps
+		// of 16e), and their sum 48 − 152e rounds to even at 48 − 160e.
+		//
+		// B = (4, 2+4e, 6), entering before F, lies on the front under F
+		// with F's x, and F takes it off; C = (4, 1, 5+4e), ranked after F,
+		// is covered by B. A tie in x with F must not put C on the front,
+		// where it would settle F's volume at its height.
+		{"a row on a front row's side, under a back row", []float64{4, 4 - 2*e, 6, 4, 2 + 4*e, 6, 4, 1, 5 + 4*e}, []float64{48 - 144*e, 0, 0}},
+		// A = (4, 2+4e, 6) and C = (4, 1−2e, 6) enter the sweep first,
+		// C ranked last: F takes both off the front, A as a tie in x.
+		// Left on the front as a step of no width, C would be the row
+		// ranked before D = (4, 2+4e, 5+4e), which would join the front
+		// beside it, settling F at D's height, instead of being covered by
+		// A.
+		{"a tie in x left under the front", []float64{4, 2 + 4*e, 6, 4, 4 - 2*e, 6, 4, 1 - 2*e, 6, 4, 2 + 4*e, 5 + 4*e}, []float64{0, 48 - 144*e, 0, 0}},
 	}
 	for _, p := range contributions3Paths {
 		for _, tt := range tests {
