@@ -116,11 +116,7 @@ func TestContributions3ByHand(t *testing.T) {
 // of when to measure again, or of which rows to keep, shows in the result.
 // Maximized, reference (0, 0, 0).
 func TestContributions3RoundingByHand(t *testing.T) {
-	tests := []struct {
-		name   string
-		values []float64
-		want   []float64
-	}{
+	tests := []shares3Case{
 		// (3, 6, 1+2^-52) holds (3, 6−2^-50, 1), which leaves it the strip
 		// 3×2^-50 under z = 1: 3·6·2^-52 + 3·2^-50·1 = 30·2^-52. The back
 		// row's gain, 3·(6−2^-50) = 18 − 3·2^-50, rounds to 18 − 2^-48
@@ -140,17 +136,7 @@ func TestContributions3RoundingByHand(t *testing.T) {
 		{"a row on a rectangle's bottom", []float64{6, 6, 1 + 0x1p-50, 7, 1, 1 + 0x1p-50, 0.24, 1, 1 + 0x1p-51, 3, 7, 1},
 			[]float64{15 + 15*0x1p-49, 1 + 0x1p-50, 0, 3}},
 	}
-	for _, p := range contributions3Paths {
-		for _, tt := range tests {
-			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
-				useContributions3Path(t, p.limit)
-				got := sharesOf(tt.values, 3, []bool{true, true, true}, []float64{0, 0, 0})
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("shares (-want +got):\n%s", diff)
-				}
-			})
-		}
-	}
+	checkShares3(t, tests)
 }
 
 // TestContrib3Search: the first step with x ≥ v, a step with x = v
@@ -463,11 +449,7 @@ func TestSortKeysCrowded(t *testing.T) {
 // exact contributions are floats, and the sweep must return them.
 func TestContributions3SmallRoundingByHand(t *testing.T) {
 	const e = 0x1p-50
-	tests := []struct {
-		name   string
-		values []float64
-		want   []float64
-	}{
+	tests := []shares3Case{
 		// C = (4, e, 2) holds A = (2, e, 1); at z = 1 B = (5, 6, 1) comes
 		// after A (equal z, row order) and covers both. A, on the top of
 		// C's rectangle, is dropped into C's list rather than made a step.

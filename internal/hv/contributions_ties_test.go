@@ -15,11 +15,7 @@ import (
 // right to left.
 func TestContributions3TiesByHand(t *testing.T) {
 	const e = 0x1p-51
-	tests := []struct {
-		name   string
-		values []float64
-		want   []float64
-	}{
+	tests := []shares3Case{
 		// L = (3, 3+e, 1), Q = (0.5, 2, 1) and R = (4, 2, 1) at one height
 		// (the slices take them in row order). R raises L's bottom to 2,
 		// Q's height: Q leaves L's rectangle, whose area is one product,
@@ -59,6 +55,20 @@ func TestContributions3TiesByHand(t *testing.T) {
 		// A.
 		{"a tie in x left under the front", []float64{4, 2 + 4*e, 6, 4, 4 - 2*e, 6, 4, 1 - 2*e, 6, 4, 2 + 4*e, 5 + 4*e}, []float64{0, 48 - 144*e, 0, 0}},
 	}
+	checkShares3(t, tests)
+}
+
+// shares3Case is three-column rows, maximized from the origin, with their
+// shares worked out by hand.
+type shares3Case struct {
+	name         string
+	values, want []float64
+}
+
+// checkShares3 holds both three-column paths to each case's shares, bit
+// for bit.
+func checkShares3(t *testing.T, tests []shares3Case) {
+	t.Helper()
 	for _, p := range contributions3Paths {
 		for _, tt := range tests {
 			t.Run(p.name+"/"+tt.name, func(t *testing.T) {
