@@ -107,17 +107,13 @@ func (s *hv5Sweep) sortRun(recs []nd.Rec, level int) {
 	if level == 2 {
 		return
 	}
-	// i steps from run to run, so it lands on len(recs) exactly.
-	for i := 0; i != len(recs); {
-		j := nd.KeyRunEnd(recs, i)
-		if run := recs[i:j]; len(run) != 1 { // a run of one is sorted
-			for k, r := range run {
-				n := &s.nodes[r.Aux+2]
-				run[k].Key = ^math.Float64bits([2]float64{n.y, n.x}[level])
-			}
-			s.sortRun(run, level+1)
+	for i, j := nd.NextTieRun(recs, 0); i != len(recs); i, j = nd.NextTieRun(recs, j) {
+		run := recs[i:j]
+		for k, r := range run {
+			n := &s.nodes[r.Aux+2]
+			run[k].Key = ^math.Float64bits([2]float64{n.y, n.x}[level])
 		}
-		i = j
+		s.sortRun(run, level+1)
 	}
 }
 

@@ -65,17 +65,12 @@ func subsetCandidates(values []float64, n, dims int, maximize []bool, ref []floa
 	a = nd.SortStable(a, nil)
 	copyOf := make([]bool, len(rows))
 	row := func(p uint64) []float64 { return pts[int(p)*dims : (int(p)+1)*dims] }
-	for lo := 0; lo+1 < len(a); lo++ {
-		if a[lo+1].Key != a[lo].Key {
-			continue
-		}
-		hi := nd.KeyRunEnd(a, lo)
+	for lo, hi := nd.NextTieRun(a, 0); lo != len(a); lo, hi = nd.NextTieRun(a, hi) {
 		run := a[lo:hi]
 		slices.SortStableFunc(run, func(x, y nd.Rec) int { return slices.Compare(row(x.Aux), row(y.Aux)) })
 		for q := 1; q < len(run); q++ {
 			copyOf[run[q].Aux] = slices.Equal(row(run[q-1].Aux), row(run[q].Aux))
 		}
-		lo = hi - 1 // the next run starts at hi
 	}
 	kept := make([]float64, len(front)*dims)
 	keptRows := make([]int, 0, len(front))

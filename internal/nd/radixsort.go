@@ -75,18 +75,25 @@ func SortTiesByAux(sorted []Rec) {
 	sortRuns(sorted, func(a, b Rec) int { return cmp.Compare(a.Aux, b.Aux) })
 }
 
-// sortRuns sorts each run of equal keys in sorted by cmp; runs of one
-// record, nearly all of them on continuous data, cost one comparison with
-// the next record and no call.
+// sortRuns sorts each run of equal keys in sorted by cmp.
 func sortRuns(sorted []Rec, cmp func(a, b Rec) int) {
-	for i := 0; i+1 < len(sorted); i++ {
-		if sorted[i+1].Key != sorted[i].Key {
-			continue
-		}
-		j := KeyRunEnd(sorted, i)
+	for i, j := NextTieRun(sorted, 0); i != len(sorted); i, j = NextTieRun(sorted, j) {
 		slices.SortFunc(sorted[i:j], cmp)
-		i = j - 1 // the next run starts at j
 	}
+}
+
+// NextTieRun returns the bounds of the first run of two or more records of
+// equal key in sorted that starts at i or later, or len(sorted) twice if
+// there is none; a walk over the ties of a sorted slice steps with it from
+// 0, each time from the last run's end. A record alone with its key, as
+// nearly all are on continuous data, costs one comparison with the next.
+func NextTieRun(sorted []Rec, i int) (lo, hi int) {
+	for ; i+1 < len(sorted); i++ {
+		if sorted[i+1].Key == sorted[i].Key {
+			return i, KeyRunEnd(sorted, i)
+		}
+	}
+	return len(sorted), len(sorted)
 }
 
 // RadixSort sorts a by key, leaving the result in buf if inBuf and in a

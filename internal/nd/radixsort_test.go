@@ -137,3 +137,23 @@ func TestSmallDigit(t *testing.T) {
 		}
 	}
 }
+
+// TestNextTieRun: on keys 1 1 2 3 3 3 4 5 5 the runs of two or more are
+// [0,2), [3,6) and [7,9); from 2 the next is [3,6), from 6 it is [7,9),
+// and from 9, past the last, there is none.
+func TestNextTieRun(t *testing.T) {
+	var sorted []Rec
+	for _, k := range []uint64{1, 1, 2, 3, 3, 3, 4, 5, 5} {
+		sorted = append(sorted, Rec{Key: k})
+	}
+	for _, c := range []struct{ from, lo, hi int }{
+		{0, 0, 2}, {1, 3, 6}, {2, 3, 6}, {6, 7, 9}, {8, 9, 9}, {9, 9, 9},
+	} {
+		if lo, hi := NextTieRun(sorted, c.from); lo != c.lo || hi != c.hi {
+			t.Errorf("NextTieRun from %d = [%d,%d), want [%d,%d)", c.from, lo, hi, c.lo, c.hi)
+		}
+	}
+	if lo, hi := NextTieRun(nil, 0); lo != 0 || hi != 0 {
+		t.Errorf("NextTieRun(nil) = [%d,%d), want [0,0)", lo, hi)
+	}
+}
