@@ -125,11 +125,7 @@ rows:
 		}
 		rows = append(rows, i)
 		for j, e := range pts[start:] {
-			_, k := math.Frexp(e)
-			if twice[start+j] {
-				k++
-			}
-			top[j] = max(top[j], k)
+			top[j] = max(top[j], extentExponent(e, twice[start+j]))
 		}
 	}
 	// With no rows the scale is a sum of MinInts, wrapped, but no volume

@@ -27,12 +27,13 @@ func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float
 		return hvRescaled(values, n, dims, maximize, ref)
 	}
 	var pts []float64
+	var rows []int
 	if len(values) <= hvPoolValues {
 		sc := hvPool.Get().(*hvScratch)
 		defer hvPool.Put(sc)
-		pts = sc.extents(values, n, dims, maximize, ref)
+		pts, rows = sc.extents(values, n, dims, maximize, ref)
 	} else {
-		pts, _ = extents(values, n, dims, maximize, ref)
+		pts, rows = extents(values, n, dims, maximize, ref)
 	}
 	least := math.Inf(1)
 	for _, e := range pts {
@@ -47,7 +48,7 @@ func Volume(values []float64, n, dims int, maximize []bool, ref []float64) float
 	}
 	if underflowRisk(least, dims) {
 		low, high := magnitudeSpan(pts, make([]float64, dims), dims)
-		if underflowed(v, len(pts)/dims, low, high) {
+		if underflowed(v, len(rows), low, high) {
 			return scaledPrefixVolumes(values, n, dims, maximize, ref)[n-1]
 		}
 	}
@@ -96,11 +97,7 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 			if math.IsInf(e, 1) {
 				return e
 			}
-			_, k := math.Frexp(e)
-			if twice[start+j] {
-				k++
-			}
-			top[j] = max(top[j], k)
+			top[j] = max(top[j], extentExponent(e, twice[start+j]))
 		}
 	}
 	if rows == 0 {
@@ -121,6 +118,18 @@ func hvRescaled(values []float64, n, dims int, maximize []bool, ref []float64) f
 // that went through the subnormals lost up to 2^-1074.
 func rescaledUnderflowed(v float64, rows int) bool {
 	return v < math.Ldexp(float64(rows), -960)
+}
+
+// extentExponent is the binary exponent k of an extent, 2^(k-1) ≤ extent
+// < 2^k, the extent being e or, marked twice, 2e (an extent that overflowed
+// is held as its half): the largest of a column's sets the power of two
+// that scales it into [1/2, 1).
+func extentExponent(e float64, twice bool) int {
+	_, k := math.Frexp(e)
+	if twice {
+		k++
+	}
+	return k
 }
 
 // scaleExtents scales each column of the extent rows pts by 2^-top[j], the
@@ -175,9 +184,8 @@ const hvPoolValues = 1 << 14
 
 // extents is the package's extents into the scratch's buffers; the result
 // is valid until the scratch's next use.
-func (sc *hvScratch) extents(values []float64, n, dims int, maximize []bool, ref []float64) []float64 {
-	pts, _ := extentsInto(nd.Grow(&sc.pts, len(values)), nd.Grow(&sc.rows, n), values, n, dims, maximize, ref)
-	return pts
+func (sc *hvScratch) extents(values []float64, n, dims int, maximize []bool, ref []float64) ([]float64, []int) {
+	return extentsInto(nd.Grow(&sc.pts, len(values)), nd.Grow(&sc.rows, n), values, n, dims, maximize, ref)
 }
 
 // extents returns the extents of the rows inside the reference box, row

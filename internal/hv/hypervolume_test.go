@@ -729,3 +729,28 @@ func TestVolumeRescaledLeavesOutRowsOnTheReference(t *testing.T) {
 		t.Errorf("Volume = %v, want 1e308", got)
 	}
 }
+
+// TestExtentExponent checks the exponent that sets a column's scale in
+// hvRescaled and historyRescaled, k with 2^(k-1) ≤ extent < 2^k, where an
+// extent marked twice is held as its half.
+func TestExtentExponent(t *testing.T) {
+	tests := []struct {
+		e     float64
+		twice bool
+		want  int
+	}{
+		{0.75, false, 0},                // 0.75 in [1/2, 1)
+		{0.75, true, 1},                 // 1.5 in [1, 2)
+		{1, false, 1},                   // 1 in [1, 2)
+		{1, true, 2},                    // 2 in [2, 4)
+		{math.MaxFloat64, true, 1025},   // 2·MaxFloat64, just under 2^1025
+		{math.MaxFloat64, false, 1024},  // just under 2^1024
+		{0x1p-1074, false, -1073},       // the least subnormal, 2^-1074
+		{math.Nextafter(2, 0), true, 2}, // twice just under 2: just under 4
+	}
+	for _, tt := range tests {
+		if got := extentExponent(tt.e, tt.twice); got != tt.want {
+			t.Errorf("extentExponent(%v, %v) = %d, want %d", tt.e, tt.twice, got, tt.want)
+		}
+	}
+}
