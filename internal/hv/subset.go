@@ -152,8 +152,10 @@ func subset2(pts []float64, k int) []int {
 				}
 				hull = hull[:len(hull)-1]
 			}
+			// Should the pointer's line have left, it restarts at the line
+			// that joins.
+			h = min(h, len(hull))
 			hull = append(hull, j3)
-			h = min(h, len(hull)-1)
 			for h+1 < len(hull) && above(hull[h], hull[h+1], y[i]) {
 				h++
 			}
