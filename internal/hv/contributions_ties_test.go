@@ -54,6 +54,28 @@ func TestContributions3TiesByHand(t *testing.T) {
 		// beside it, settling F at D's height, instead of being covered by
 		// A.
 		{"a tie in x left under the front", []float64{4, 2 + 4*e, 6, 4, 4 - 2*e, 6, 4, 1 - 2*e, 6, 4, 2 + 4*e, 5 + 4*e}, []float64{0, 48 - 144*e, 0, 0}},
+		// A = (0.5, 5−4e, 3) and C = (5, 1, 3) enter first: A's rectangle
+		// is 0.5 × (4−4e) above C, a = 2 − 2e, and its share 3a = 6 − 6e,
+		// exact in ulps of 2e. B = (4, 1, 0.5), level with C and left of
+		// it, is covered by C and goes to the back: C keeps its 5×1×3 less
+		// A's 0.5×1×3 and B's 4×1×0.5 outside A, 15 − 1.5 − 1.75 = 11.75.
+		// Were B put on the front as a step of no height, A would be
+		// settled at B's height: a·2.5 = 5 − 5e rounds to even at 5 − 4e,
+		// and with a·0.5 = 1 − e the sum 6 − 5e rounds to even at 6 − 4e.
+		{"a row level with the front row that covers it", []float64{0.5, 5 - 4*e, 3, 4, 1, 0.5, 5, 1, 3}, []float64{6 - 6*e, 0, 11.75}},
+		// A = (1, 1.5−e, 3) alone down to B = (1.5, 1, 1.5): 1.5·(1.5−e)
+		// = 2.25 − 1.5e rounds to even at 2.25 − 2e. B raises A's bottom
+		// to 1, leaving a = 0.5 − e. C = (2, 1, 1), level with B and right
+		// of it, takes B off the front, and A, now C's left neighbour, is
+		// settled at C's height: a·0.5 = 0.25 − 0.5e, and the sum 2.5 −
+		// 2.5e rounds to even at 2.5 − 2e, the two roundings cancelling;
+		// a·1 = 0.5 − e makes A's share 3 − 3e, exact (A's 4.5 − 3e less
+		// B's 1×1×1.5). Left on the front as a step of no height, B would
+		// keep A from being settled there: a·1.5 = 0.75 − 1.5e and 2.25 −
+		// 2e make 3 − 3.5e, which rounds to even at 3 − 4e. B keeps 2.25
+		// less 1.5 under A and 1.5 under C, which share 1: 0.25; C keeps
+		// 2 less B's 1.5.
+		{"a front row level with the new row right of it", []float64{1.5, 1, 1.5, 1, 1.5 - e, 3, 2, 1, 1}, []float64{0.25, 3 - 3*e, 0.5}},
 	}
 	checkShares3(t, tests)
 }
