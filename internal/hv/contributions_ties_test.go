@@ -76,6 +76,36 @@ func TestContributions3TiesByHand(t *testing.T) {
 		// less 1.5 under A and 1.5 under C, which share 1: 0.25; C keeps
 		// 2 less B's 1.5.
 		{"a front row level with the new row right of it", []float64{1.5, 1, 1.5, 1, 1.5 - e, 3, 2, 1, 1}, []float64{0.25, 3 - 3*e, 0.5}},
+		// H = (5, 5.5−4e, 1), then Q = (0.5, 3, 1) under it: H's box
+		// 27.5 − 20e rounds to even at 27.5 − 16e (ulps of 8e), and less
+		// Q's 1.5 leaves 26 − 16e, 4e above the true area; down to S =
+		// (6.5, 3, 0.75) that is 6.5 − 4e. S, level with Q, raises H's
+		// bottom to 3, past half the area, which is measured again: Q, at
+		// the bottom, covers none of it, so it is one product, 5·(2.5−4e)
+		// = 12.5 − 20e, exact. Down to 0, 9.375 − 15e rounds to 9.375 −
+		// 16e (ulps of 4e), and the share 15.875 − 20e is exact, the two
+		// roundings cancelling: H's 27.5 − 20e less 1.5 under Q and 11.25
+		// under S, which share 1.125. Split at Q's x, the area would be
+		// 1.25 − 2e and 11.25 − 18e, which rounds to even at 11.25 − 16e,
+		// their sum 12.5 − 18e rounds to even at 12.5 − 16e, and the share
+		// would come to 15.875 − 16e. S keeps 14.625 less H's 11.25.
+		{"a back row at the bottom of a rectangle measured again", []float64{5, 5.5 - 4*e, 1, 0.5, 3, 1, 6.5, 3, 0.75}, []float64{15.875 - 20*e, 0, 3.375}},
+		// H = (1.75, 8, 7.5), then Q = (1, 0.5+2e, 7.5) under it: H's
+		// area 14 − (0.5+2e) rounds to even at 13.5, 47.25 down to 4.
+		// There S = (7.25, 0.5+2e, 4) raises H's bottom to Q's height,
+		// leaving 13.5 − (0.375+1.5e), which rounds to 13.125; Q stays on
+		// the back, level with the bottom. R = (5.75, 3.75−e, 4) raises
+		// it again, by d = 3.25 − 3e, a strip that Q splits: 0.75d =
+		// 2.4375 − 2.25e rounds to 2.4375 − 2e and with 1d = 3.25 − 3e
+		// the sum 5.6875 − 5e rounds to even at 5.6875 − 4e. H keeps
+		// 7.4375 + 4e, 29.75 + 16e down to 0, and 77 + 16e rounds to even
+		// at 77, exact: H's 105 less 28 under Q and R. Had Q left the back
+		// when the bottom reached it, the strip would be one product,
+		// 1.75d = 5.6875 − 5.25e, which rounds to 5.6875 − 6e, H would
+		// keep 7.4375 + 6e, and its share would come to 77 + 32e. S keeps
+		// its 1.5 × (0.5+2e) × 4 right of R, 3 + 12e; R keeps 86.25 − 23e
+		// less H's 26.25 − 7e and S's 8 + 32e.
+		{"a back row level with a bottom that rises again", []float64{1.75, 8, 7.5, 1, 0.5 + 2*e, 7.5, 7.25, 0.5 + 2*e, 4, 5.75, 3.75 - e, 4}, []float64{77, 0, 3 + 12*e, 52 - 48*e}},
 	}
 	checkShares3(t, tests)
 }
