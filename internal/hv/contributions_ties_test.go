@@ -133,3 +133,33 @@ func checkShares3(t *testing.T, tests []shares3Case) {
 		}
 	}
 }
+
+// TestContributions3SweepHalfByHand holds the sweep over bit trees to
+// shares worked out exactly on a strip that takes exactly half a front
+// row's area, which the sweep takes off by a difference, exact there,
+// rather than measuring the area again. Maximized, reference (0, 0, 0);
+// e is 2^-51, the ulp of numbers in [2, 4).
+//
+// Q = (1, 2.5, 4) enters first, and H = (4, 2.875+3e, 3) pushes it off the
+// front: H's area is 1·(0.375+3e) above Q plus 3·(2.875+3e) = 8.625 + 9e,
+// which rounds to 8.625 + 8e (ulps of 4e), and their sum 9 + 11e rounds to
+// 9 + 12e, the exact area. S = (5, 1.5+2e, 2) raises H's bottom to 1.5+2e:
+// the strip right of Q is 3·(1.5+2e) = 4.5 + 6e, half the area, and the
+// difference 4.5 + 6e is exact, so is H's share 9 + 12e + 2·(4.5+6e) =
+// 18 + 24e: its 34.5 + 36e less 7.5 under Q and 12 + 16e under S, which
+// share 3 + 4e. Measured again, the area would be 0.375 + 3e above Q plus
+// 3·(1.375+e) = 4.125 + 3e, which rounds to even at 4.125 + 4e, and their
+// sum 4.5 + 7e rounds to even at 4.5 + 8e: the share would come to 18 +
+// 28e, which rounds to even at 18 + 32e. contributions3Small measures every
+// area that changes again and comes to that here, so the case holds the
+// sweep alone. Q keeps 2.5 above H, S its 1 × (1.5+2e) × 2 right of H.
+func TestContributions3SweepHalfByHand(t *testing.T) {
+	const e = 0x1p-51
+	useContributions3Path(t, 0)
+	values := []float64{4, 2.875 + 3*e, 3, 1, 2.5, 4, 5, 1.5 + 2*e, 2}
+	want := []float64{18 + 24*e, 2.5, 3 + 4*e}
+	got := sharesOf(values, 3, []bool{true, true, true}, []float64{0, 0, 0})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("shares (-want +got):\n%s", diff)
+	}
+}
