@@ -185,63 +185,67 @@ func checkFronts(t interface{ Fatalf(string, ...any) }, values []float64, dims i
 // pre-filter, the radix sort and the divide and conquer run as in production.
 func TestNonDominatedLargeMatchesOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for dims := 1; dims <= 6; dims++ {
-		for _, shape := range []string{"uniform", "line", "sphere", "pool", "ulps", "specials"} {
-			n := 1500
-			if testing.Short() {
-				n = 400
-			}
-			var values []float64
-			switch shape {
-			case "pool":
-				values = make([]float64, n*dims)
-				for i := range values {
-					values[i] = float64(rng.IntN(3))
-				}
-			case "ulps":
-				// Consecutive floats differ only in the bits the two-column
-				// sweep packs away, so its exact fallback decides.
-				values = make([]float64, n*dims)
-				for i := range values {
-					values[i] = math.Float64frombits(math.Float64bits(1) + uint64(rng.IntN(8)))
-				}
-			case "specials":
-				values = make([]float64, n*dims)
-				for i := range values {
-					if rng.IntN(4) == 0 {
-						values[i] = specials[rng.IntN(len(specials))]
-					} else {
-						values[i] = rng.Float64()
+	// -short runs the smaller pools only, so that a full run checks all
+	// that a short one does: mutation testing runs short.
+	sizes := []int{400, 1500}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range sizes {
+		for dims := 1; dims <= 6; dims++ {
+			for _, shape := range []string{"uniform", "line", "sphere", "pool", "ulps", "specials"} {
+				var values []float64
+				switch shape {
+				case "pool":
+					values = make([]float64, n*dims)
+					for i := range values {
+						values[i] = float64(rng.IntN(3))
 					}
-				}
-			default:
-				values = testkit.Matrix(shape, n, dims)
-			}
-			maximize := make([]bool, dims)
-			for c := range maximize {
-				maximize[c] = rng.IntN(2) == 0
-			}
-			for _, dir := range []string{"mixed", "minimize"} {
-				if dir == "minimize" {
-					maximize = make([]bool, dims)
-				}
-				t.Run(fmt.Sprintf("d=%d/%s/%s", dims, shape, dir), func(t *testing.T) {
-					want := testkit.Front(values, dims, maximize)
-					wantAxis := oracleAxisFront(values, dims, maximize)
-					got := frontOf(values, dims, maximize)
-					if diff := cmp.Diff(want, got); diff != "" {
-						t.Errorf("front mismatch (-oracle +got):\n%s", diff)
+				case "ulps":
+					// Consecutive floats differ only in the bits the two-column
+					// sweep packs away, so its exact fallback decides.
+					values = make([]float64, n*dims)
+					for i := range values {
+						values[i] = math.Float64frombits(math.Float64bits(1) + uint64(rng.IntN(8)))
 					}
-					for name, tuning := range ndTunings {
-						got := nonDominatedTuned(values, n, dims, maximize, tuning)
+				case "specials":
+					values = make([]float64, n*dims)
+					for i := range values {
+						if rng.IntN(4) == 0 {
+							values[i] = specials[rng.IntN(len(specials))]
+						} else {
+							values[i] = rng.Float64()
+						}
+					}
+				default:
+					values = testkit.Matrix(shape, n, dims)
+				}
+				maximize := make([]bool, dims)
+				for c := range maximize {
+					maximize[c] = rng.IntN(2) == 0
+				}
+				for _, dir := range []string{"mixed", "minimize"} {
+					if dir == "minimize" {
+						maximize = make([]bool, dims)
+					}
+					t.Run(fmt.Sprintf("n=%d/d=%d/%s/%s", n, dims, shape, dir), func(t *testing.T) {
+						want := testkit.Front(values, dims, maximize)
+						wantAxis := oracleAxisFront(values, dims, maximize)
+						got := frontOf(values, dims, maximize)
 						if diff := cmp.Diff(want, got); diff != "" {
-							t.Errorf("tuning %s: front mismatch (-oracle +got):\n%s", name, diff)
+							t.Errorf("front mismatch (-oracle +got):\n%s", diff)
 						}
-						if diff := cmp.Diff(wantAxis, axisRows(t, values, dims, maximize, tuning)); diff != "" {
-							t.Errorf("tuning %s: front along column 0 mismatch (-oracle +got):\n%s", name, diff)
+						for name, tuning := range ndTunings {
+							got := nonDominatedTuned(values, n, dims, maximize, tuning)
+							if diff := cmp.Diff(want, got); diff != "" {
+								t.Errorf("tuning %s: front mismatch (-oracle +got):\n%s", name, diff)
+							}
+							if diff := cmp.Diff(wantAxis, axisRows(t, values, dims, maximize, tuning)); diff != "" {
+								t.Errorf("tuning %s: front along column 0 mismatch (-oracle +got):\n%s", name, diff)
+							}
 						}
-					}
-				})
+					})
+				}
 			}
 		}
 	}

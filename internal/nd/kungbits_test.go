@@ -72,40 +72,44 @@ func TestRankPasses(t *testing.T) {
 // dominate it; and on a sphere rounded to 1/32, so that ranks tie and rows
 // repeat.
 func TestMaximaBitsAtScale(t *testing.T) {
-	n := 20000
+	// -short runs the smaller size only, so that a full run checks all
+	// that a short one does.
+	sizes := []int{9000, 20000}
 	if testing.Short() {
-		n = 9000
+		sizes = sizes[:1]
 	}
 	kungOnly := ndDefaults
 	kungOnly.bits = 0
-	for d := 4; d <= 6; d++ {
-		for _, shape := range []string{"sphere", "line", "sphere-pushed", "line-pushed", "sphere-rounded"} {
-			t.Run(fmt.Sprintf("d=%d/%s", d, shape), func(t *testing.T) {
-				base, _, _ := strings.Cut(shape, "-")
-				values := testkit.Matrix(base, n, d)
-				for r := range n {
-					row := values[r*d : (r+1)*d]
-					switch {
-					case strings.HasSuffix(shape, "pushed") && r%3 == 0:
-						for c := range row {
-							row[c] *= 1.5
-						}
-					case strings.HasSuffix(shape, "rounded"):
-						for c := range row {
-							row[c] = math.Round(row[c]*32) / 32
+	for _, n := range sizes {
+		for d := 4; d <= 6; d++ {
+			for _, shape := range []string{"sphere", "line", "sphere-pushed", "line-pushed", "sphere-rounded"} {
+				t.Run(fmt.Sprintf("n=%d/d=%d/%s", n, d, shape), func(t *testing.T) {
+					base, _, _ := strings.Cut(shape, "-")
+					values := testkit.Matrix(base, n, d)
+					for r := range n {
+						row := values[r*d : (r+1)*d]
+						switch {
+						case strings.HasSuffix(shape, "pushed") && r%3 == 0:
+							for c := range row {
+								row[c] *= 1.5
+							}
+						case strings.HasSuffix(shape, "rounded"):
+							for c := range row {
+								row[c] = math.Round(row[c]*32) / 32
+							}
 						}
 					}
-				}
-				maximize := make([]bool, d)
-				want := nonDominatedTuned(values, n, d, maximize, kungOnly)
-				got := nonDominatedTuned(values, n, d, maximize, ndDefaults)
-				if diff := gocmp.Diff(want, got); diff != "" {
-					t.Fatalf("front with bit sets differs from the divide and conquer's (-want +got):\n%s", diff)
-				}
-				if len(want) < n/100 || len(want) == n && shape != "sphere" && shape != "line" {
-					t.Fatalf("front of %d rows out of %d: the data does not test what it should", len(want), n)
-				}
-			})
+					maximize := make([]bool, d)
+					want := nonDominatedTuned(values, n, d, maximize, kungOnly)
+					got := nonDominatedTuned(values, n, d, maximize, ndDefaults)
+					if diff := gocmp.Diff(want, got); diff != "" {
+						t.Fatalf("front with bit sets differs from the divide and conquer's (-want +got):\n%s", diff)
+					}
+					if len(want) < n/100 || len(want) == n && shape != "sphere" && shape != "line" {
+						t.Fatalf("front of %d rows out of %d: the data does not test what it should", len(want), n)
+					}
+				})
+			}
 		}
 	}
 }
