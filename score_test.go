@@ -351,6 +351,10 @@ func TestMakeCandidateUsedGPUs(t *testing.T) {
 		{"NaN", math.NaN(), 0, "not finite"},
 		{"+Inf", math.Inf(1), 0, "not finite"},
 		{"huge float", 1e19, 0, "too large"},
+		// float64(math.MaxInt) is 2^63, one past MaxInt; the largest float
+		// below it, 2^63 − 1024, fits.
+		{"float 2^63", 0x1p63, 0, "too large"},
+		{"float 2^63-1024", 0x1p63 - 1024, 1<<63 - 1024, ""},
 		{"huge uint64", uint64(math.MaxUint64), 0, "too large"},
 		{"string", "4", 0, "got string"},
 		{"nil", nil, 0, "got <nil>"},
