@@ -2,6 +2,7 @@ package spica
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -112,7 +113,7 @@ func FrontSVG(w io.Writer, cands []Candidate, x, y OptimizationTarget, opt PlotO
 	// The staircase: consecutive front points along x meet at the corner
 	// both of them dominate, the worse of the two in each target.
 	order := slices.Clone(frontRows)
-	slices.SortStableFunc(order, func(a, b int) int { return compareFloat(xs[a], xs[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
 	if len(order) > 1 {
 		p.printf(`<polyline fill="none" stroke="#c0392b" stroke-width="1.5" stroke-linejoin="round" points="`)
 		for k, q := range order {
@@ -244,16 +245,6 @@ func worse(a, b float64, maximize bool) float64 {
 		return min(a, b)
 	}
 	return max(a, b)
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // axis says what an axis shows: a name, a unit and which way is better

@@ -535,6 +535,29 @@ func TestFrontSVGStaircase(t *testing.T) {
 	}
 }
 
+// TestFrontSVGKeepsCopiesInInputOrder draws a front holding two copies of
+// one point: the front's points go left to right along x, and copies,
+// which tie in x, in the order of the input.
+func TestFrontSVGKeepsCopiesInInputOrder(t *testing.T) {
+	cand := func(lat, tp float64) Candidate {
+		return Candidate{Objectives: map[string]float64{"e2e_latency": lat, "throughput": tp}}
+	}
+	// Latency minimized on x: (100,10) and its copy, then (200,30).
+	cands := []Candidate{cand(200, 30), cand(100, 10), cand(100, 10)}
+	var b bytes.Buffer
+	if err := FrontSVG(&b, cands, TargetE2ELatency, TargetThroughput, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"candidate 1: e2e_latency = 100 ms, throughput = 10 tok/s (Pareto front)",
+		"candidate 2: e2e_latency = 100 ms, throughput = 10 tok/s (Pareto front)",
+		"candidate 0: e2e_latency = 200 ms, throughput = 30 tok/s (Pareto front)",
+	}
+	if diff := cmp.Diff(want, readSVG(t, b.Bytes()).titles); diff != "" {
+		t.Errorf("tooltips (-want +got):\n%s", diff)
+	}
+}
+
 // TestHistorySVGStepLine reads the step line of a short history back:
 // a value holds until the next one that differs, so 2, 2, 5, 5, 7.5 is
 // the five points (1,2) (3,2) (3,5) (5,5) (5,7.5) in pixels — equal x at
