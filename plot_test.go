@@ -398,6 +398,20 @@ func TestNiceTicksNearEqual(t *testing.T) {
 	})
 }
 
+// TestNiceTicksAtTheNearEqualBound draws 0 and 1e-300, whose span, 1e-300,
+// is the widest niceTicks still shows as one value (a billionth of the
+// magnitude is far below it): ±1e-300 around their midpoint 5e-301,
+// a frame 2e-300 wide. Twice as far apart, they are spread over their span
+// padded by a twentieth of it each side: 2e-300 + 2·1e-301, 2.2e-300 wide.
+func TestNiceTicksAtTheNearEqualBound(t *testing.T) {
+	for _, tt := range []struct{ hi, width float64 }{{1e-300, 2e-300}, {2e-300, 2.2e-300}} {
+		lo, hi, _ := niceTicks([]float64{0, tt.hi}, 5)
+		if math.Abs((hi-lo)/tt.width-1) > 1e-9 {
+			t.Errorf("niceTicks(0, %v) frames %v..%v, %v wide; want %v", tt.hi, lo, hi, hi-lo, tt.width)
+		}
+	}
+}
+
 // TestPicturesOfNearEqualValues draws values a few ulps apart, which once
 // never returned: three static deployments at 1000 tok/s/GPU as AvgGPU
 // gives them, and a history that rises by one ulp.
