@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/spica-search/spica"
 )
 
@@ -39,6 +40,7 @@ func TestErrors(t *testing.T) {
 		{"cut \\u", "read", `{"a": "\u004`, Options{}, spica.ErrInvalidReport, "", 7, `invalid \u escape in a string`},
 		{"cut string", "read", `{"a": "abc`, Options{}, spica.ErrInvalidReport, "", 6, "unterminated string"}, // at its opening quote
 		{"minus", "read", `{"a": -}`, Options{}, spica.ErrInvalidReport, "", 6, "invalid number"},
+		{"minus at the end", "read", `{"a": -`, Options{}, spica.ErrInvalidReport, "", 6, "invalid number"},
 		{"Inf", "read", `{"a": Inf}`, Options{}, spica.ErrInvalidReport, "", 6, "invalid number"},
 		{"dot", "read", `{"a": 1.}`, Options{}, spica.ErrInvalidReport, "", 6, "no digit after '.'"},
 		{"exponent", "read", `{"a": 1e+}`, Options{}, spica.ErrInvalidReport, "", 6, "no digit in the exponent"},
@@ -372,5 +374,27 @@ func TestServingRecordsStorage(t *testing.T) {
 		}
 	}); allocs != 0 {
 		t.Errorf("elemNum allocates %v times for a number", allocs)
+	}
+}
+
+// TestEscapedKeysReadAsPlain reads a run whose keys are written with \u
+// escapes in lower and upper case hex ("\u005f" and "\u005F" are '_',
+// "\u006d" is 'm') as the same run written plainly.
+func TestEscapedKeysReadAsPlain(t *testing.T) {
+	plain := `{"duration": 2, "model_id": "m", "mean_ttft_ms": 5, "mean_tpot_ms": 4}`
+	escaped := `{"duration": 2, "model_id": "m", "\u006dean\u005fttft\u005fms": 5, "mean\u005Ftpot\u005Fms": 4}`
+	want, err := Read([]byte(plain), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read([]byte(escaped), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("escaped keys (-plain +escaped):\n%s", diff)
+	}
+	if len(want) != 1 || want[0].Report[spica.MetricMeanTTFT] != 5 {
+		t.Errorf("plain run %+v, want one run with mean_ttft_ms 5", want)
 	}
 }
