@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -396,5 +397,32 @@ func TestEscapedKeysReadAsPlain(t *testing.T) {
 	}
 	if len(want) != 1 || want[0].Report[spica.MetricMeanTTFT] != 5 {
 		t.Errorf("plain run %+v, want one run with mean_ttft_ms 5", want)
+	}
+}
+
+// TestAIPerfNoErroredNoCount reads an AIPerf summary that writes no
+// request_count and an error_request_count of 0: nothing says how many
+// requests ran, so neither count is set. With errored requests, AIPerf
+// leaves out request_count because none completed (the all-failed
+// fixture), and the counts are 0 completed of the errored.
+func TestAIPerfNoErroredNoCount(t *testing.T) {
+	doc := `{"aiperf_version": "0.3.0", "error_request_count": {"unit": "requests", "avg": %s}, ` +
+		`"request_latency": {"unit": "ms", "avg": 0.0}, "benchmark_duration": {"unit": "sec", "avg": 1.5}}`
+	for _, tt := range []struct {
+		errored   string
+		done, num float64
+		counted   bool
+	}{{"0", 0, 0, false}, {"3", 0, 3, true}} {
+		runs, err := Read([]byte(fmt.Sprintf(doc, tt.errored)), Options{})
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("errored %s: %d runs, %v", tt.errored, len(runs), err)
+		}
+		r := runs[0].Report
+		done, hasDone := r[keyCompleted]
+		num, hasNum := r[keyNumRequests]
+		if hasDone != tt.counted || hasNum != tt.counted || done != tt.done || num != tt.num {
+			t.Errorf("errored %s: completed %v (%v), num_requests %v (%v); want %v, %v set: %v",
+				tt.errored, done, hasDone, num, hasNum, tt.done, tt.num, tt.counted)
+		}
 	}
 }
