@@ -107,7 +107,7 @@ func rescaleShares(share, pts, origin []float64, dims int) {
 	for i, s := range contributionsOf(scaled, scaledOrigin, dims) {
 		switch {
 		case !math.IsInf(share[i], 1):
-		case s >= math.Ldexp(1, -960):
+		case !rescaledUnderflowed(s, 1): // a share is one row's volume
 			share[i] = math.Ldexp(s, total)
 		case !hasInf(pts[i*width : (i+1)*width]):
 			share[i] = again.share(pts, origin, i)
