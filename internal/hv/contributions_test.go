@@ -62,6 +62,39 @@ func TestHypervolumeContributionsRescaleOverflow(t *testing.T) {
 	}
 }
 
+// TestRescaledShareUnderflowedBesideAnUnboundedRow reaches rescaleShares'
+// third case, a share that overflows unscaled and underflows scaled, on
+// row 1 after a row 0 that is unbounded (x = +Inf). Maximized columns,
+// reference (−MaxFloat64, −2^1000); row 0 (+Inf, 0), row 1 (MaxFloat64,
+// 2^-50). Row 1 lies beside row 0 in x up to MaxFloat64 and above it in
+// y, so its share is the rectangle 2·MaxFloat64 by 2^-50 − 0:
+// (2^1025 − 2^972)·2^-50 = 2^975 − 2^922, which fits, but the gap
+// 2·MaxFloat64 overflows, so the plain share is +Inf. The scales: column
+// 0's largest finite magnitude is MaxFloat64 = (1 − 2^-53)·2^1024, column
+// 1's the reference's 2^1000 = 2^-1·2^1001; scaled, the rectangle is
+// (2 − 2^-52) by 2^-1051, whose exact product 2^-1050 − 2^-1103 is
+// subnormal (under 2^-1022) and rounds to 2^-1050, a multiple of 2^-1074.
+// That is under 2^-960, so the row is measured again on its own scale;
+// taking it up unmeasured would give 2^-1050·2^(1024+1001) = 2^975, its
+// low bit, 2^922, lost. Row 0's share is +Inf, and must neither keep row 1
+// at +Inf nor be read as part of it.
+func TestRescaledShareUnderflowedBesideAnUnboundedRow(t *testing.T) {
+	const maxF = math.MaxFloat64
+	values := []float64{math.Inf(1), 0, maxF, 0x1p-50}
+	maximize := []bool{true, true}
+	ref := []float64{-maxF, -0x1p1000}
+	want := 0x1p975 - 0x1p922
+	// The oracle agrees on row 1 with row 0 cut to (MaxFloat64, 0), which
+	// row 1 then covers, leaving row 1 the same rectangle.
+	if _, excl := exactGrid([]float64{maxF, 0, maxF, 0x1p-50}, 2, maximize, ref); excl[1].Cmp(rat(want)) != 0 {
+		t.Fatalf("exact share of row 1 = %v, want %v", excl[1], rat(want))
+	}
+	got := sharesOf(values, 2, maximize, ref)
+	if !math.IsInf(got[0], 1) || got[1] != want {
+		t.Errorf("shares = %v, want [+Inf %v]", got, want)
+	}
+}
+
 // TestHypervolumeContributionsOfEqualUnboundedRows has two equal rows
 // reaching +Inf in the last column, each hiding the other, so their shares
 // are 0 although their boxes are unbounded: the sweep must not integrate a
