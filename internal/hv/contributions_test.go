@@ -95,6 +95,35 @@ func TestRescaledShareUnderflowedBesideAnUnboundedRow(t *testing.T) {
 	}
 }
 
+// TestRescaledShareTakenUpExactly has a share that overflows unscaled and
+// is exact scaled, which rescaleShares' second case takes up as it is
+// rather than measuring it again. Maximized columns, reference (−2^1023,
+// 0); row 0 (2^1023 + 2^972, 1), row 1 (3·2^1022, 3/4). Row 0 spans x
+// from the reference, a gap 2^1024 + 2^972 that overflows, by y from 3/4
+// to 1: (2^1024 + 2^972)/4 = 2^1022 + 2^970. Row 1 spans x from row 0,
+// 2^1022 − 2^972, by 3/4: 3·(2^50 − 1)·2^970, exact. Scaled by 2^-1024
+// (column 0's largest magnitude is 3·2^1022 = 3/4·2^1024) and 2^-1 (column
+// 1's is 1), row 0's rectangle is (1 + 2^-52) by 1/8, exact at 1/8 + 2^-55,
+// far above 2^-960. Measured again as its box less row 1's part of it, 1 +
+// 2^-52 − (1 + 2^-52)·3/4, the product 3/4 + 3·2^-54 is a tie between
+// 3/4 + 2^-53 and 3/4 + 2^-52, rounded to the even 3/4 + 2^-52, and the
+// share would come out 2^1022, 2^970 short.
+func TestRescaledShareTakenUpExactly(t *testing.T) {
+	values := []float64{0x1p1023 + 0x1p972, 1, 3 * 0x1p1022, 0.75}
+	maximize := []bool{true, true}
+	ref := []float64{-0x1p1023, 0}
+	want := []float64{0x1p1022 + 0x1p970, 3*0x1p1020 - 3*0x1p970}
+	_, excl := exactGrid(values, 2, maximize, ref)
+	for i, w := range want {
+		if excl[i].Cmp(rat(w)) != 0 {
+			t.Fatalf("exact share of row %d = %v, want %v", i, excl[i], rat(w))
+		}
+	}
+	if got := sharesOf(values, 2, maximize, ref); !slices.Equal(got, want) {
+		t.Errorf("shares = %x, want %x", got, want)
+	}
+}
+
 // TestHypervolumeContributionsOfEqualUnboundedRows has two equal rows
 // reaching +Inf in the last column, each hiding the other, so their shares
 // are 0 although their boxes are unbounded: the sweep must not integrate a
