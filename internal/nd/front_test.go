@@ -560,3 +560,22 @@ func TestFrontMarksPreFiltersFromPrefilterMin(t *testing.T) {
 		}
 	}
 }
+
+// TestMinKeyRowsAllocatesItsFrontExactly: the one-column front is
+// allocated at its size, counted as the best key is found (copies of it
+// add one, a better key starts again at one, a worse one adds nothing).
+func TestMinKeyRowsAllocatesItsFrontExactly(t *testing.T) {
+	for _, tt := range []struct {
+		values []float64
+		want   []int
+	}{
+		{[]float64{2, 1, 3, 1}, []int{1, 3}},
+		{[]float64{1, 1, 1}, []int{0, 1, 2}},
+		{[]float64{3, 3, 2, 5, 2, 2}, []int{2, 4, 5}},
+	} {
+		got := minKeyRows(tt.values, 0)
+		if diff := cmp.Diff(tt.want, got); diff != "" || cap(got) != len(tt.want) {
+			t.Errorf("minKeyRows(%v) = %v, cap %d; want %v, cap %d (-want +got):\n%s", tt.values, got, cap(got), tt.want, len(tt.want), diff)
+		}
+	}
+}
