@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,8 +62,9 @@ func Detect(data []byte) (Tool, error) {
 	return tool, err
 }
 
-// errStop ends eachDocument after the first document.
-var errStop = &spica.Error{Offset: -1, Err: spica.ErrInvalidReport, Msg: "stop"}
+// errStop ends eachDocument after the first document; Detect never
+// returns it.
+var errStop = errors.New("stop")
 
 // detectObject names the tool of the object at index i of d.
 func detectObject(d *doc, i int) (Tool, error) {
