@@ -636,3 +636,78 @@ func TestNiceTicksAtMostAThousandSteps(t *testing.T) {
 		t.Errorf("niceTicks(0, 911) = [%g, %g], ticks %v; want the ends only", lo, hi, ticks)
 	}
 }
+
+// TestHistorySVGCirclesExactlyEightApart draws two changes exactly 8
+// pixels apart, in x and then in y: a circle is skipped only under 8
+// pixels from the last one drawn, so both are drawn.
+//
+// The picture is 368×250 pixels, so the frame runs x from 84 to 368-28 =
+// 340 (256 wide) and y from 52 to 250-70 = 180 (128 high). 321 evaluations
+// span 1..321, padded by (321/2-1/2)/10 = 16 on each side to -15..337, a
+// span of 352, so px(e) = 84 + (e+15)/352*256. The values span 0..20,
+// padded by (20/2-0/2)/10 = 1 to -1..21, a span of 22, so
+// py(v) = 180 - (v+1)/22*128. Every quotient used below is a dyadic
+// fraction, exact in float64, and so is every product and sum:
+//
+//	px(161) = 84 + 176/352*256 = 84 + 1/2*256   = 212
+//	px(162) = 84 + 177/352*256 ≈ 212.73         (0.73 right of 161)
+//	px(172) = 84 + 187/352*256 = 84 + 17/32*256 = 220 (8 right of 161)
+//	py(10)     = 180 - 11/22*128     = 180 - 1/2*128  = 116
+//	py(11.375) = 180 - 12.375/22*128 = 180 - 9/16*128 = 108 (8 above)
+//	py(10.5)   = 180 - 11.5/22*128   ≈ 113.09           (2.91 above)
+//
+// The circles at evaluation 1 (x ≈ 95.64, y ≈ 174.18) and 321 (x ≈ 328.36,
+// y ≈ 57.82) are far from the others.
+func TestHistorySVGCirclesExactlyEightApart(t *testing.T) {
+	type circle struct{ cx, cy, title string }
+	for _, tt := range []struct {
+		name   string
+		values []float64 // the value from evaluation at[k] on
+		at     []int
+		want   []circle
+	}{{
+		// 161 and 172: 8 pixels apart in x, 2.91 in y.
+		name:   "x",
+		values: []float64{0, 10, 10.5, 20},
+		at:     []int{1, 161, 172, 321},
+		want: []circle{
+			{"95.64", "174.18", "evaluation 1: hypervolume 0"},
+			{"212", "116", "evaluation 161: hypervolume 10"},
+			{"220", "113.09", "evaluation 172: hypervolume 10.5"},
+			{"328.36", "57.82", "evaluation 321: hypervolume 20"},
+		},
+	}, {
+		// 161 and 162: 0.73 pixels apart in x, 8 in y.
+		name:   "y",
+		values: []float64{0, 10, 11.375, 20},
+		at:     []int{1, 161, 162, 321},
+		want: []circle{
+			{"95.64", "174.18", "evaluation 1: hypervolume 0"},
+			{"212", "116", "evaluation 161: hypervolume 10"},
+			{"212.73", "108", "evaluation 162: hypervolume 11.375"},
+			{"328.36", "57.82", "evaluation 321: hypervolume 20"},
+		},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			history := make([]float64, 321)
+			for k, from := range tt.at {
+				for e := from; e <= 321; e++ {
+					history[e-1] = tt.values[k]
+				}
+			}
+			var b bytes.Buffer
+			if err := HistorySVG(&b, history, PlotOptions{Width: 368, Height: 250}); err != nil {
+				t.Fatal(err)
+			}
+			var got []circle
+			for _, e := range readElements(t, b.Bytes()) {
+				if e.name == "circle" && e.group == "changes" {
+					got = append(got, circle{e.attrs["cx"], e.attrs["cy"], e.text})
+				}
+			}
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(circle{})); diff != "" {
+				t.Errorf("change circles (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
