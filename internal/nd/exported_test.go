@@ -172,3 +172,26 @@ func TestLexOrder2SumOfSignedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestLexOrder2RangeOfFirstValues pins the other place LexOrder2 gives up:
+// a range of first values wider than MaxFloat64. 0 and MaxFloat64 span
+// exactly MaxFloat64, which fits, and are ordered; −MaxFloat64 and
+// MaxFloat64 span 2·MaxFloat64, which overflows, whichever row comes first.
+func TestLexOrder2RangeOfFirstValues(t *testing.T) {
+	mx := math.MaxFloat64
+	for _, tt := range []struct {
+		values []float64
+		want   bool
+		order  []uint16
+	}{
+		{[]float64{mx, 1, 0, 2}, true, []uint16{1, 0}},
+		{[]float64{-mx, 1, mx, 2}, false, nil},
+		{[]float64{mx, 1, -mx, 2}, false, nil},
+	} {
+		var order []uint16
+		got := LexOrder2(tt.values, 2, []bool{false, false}, func(_ [][2]float64, o []uint16) { order = slices.Clone(o) })
+		if got != tt.want || !slices.Equal(order, tt.order) {
+			t.Errorf("LexOrder2(%v) = %v, order %v; want %v, order %v", tt.values, got, order, tt.want, tt.order)
+		}
+	}
+}

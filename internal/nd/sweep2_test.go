@@ -330,6 +330,11 @@ func TestRangeCut(t *testing.T) {
 			t.Errorf("cutRange(-Max, %v, 4) reports no overflow", hi)
 		}
 	}
+	// A span of exactly MaxFloat64 fits: 4/Max is a scale, and Max goes to
+	// the last bucket.
+	if wide, ok := cutRange(0, math.MaxFloat64, 4); !ok || wide.bucket(math.MaxFloat64) != 3 || wide.bucket(0) != 0 {
+		t.Errorf("cutRange(0, Max, 4) = _, %v; bucket(Max) = %d, want 3; bucket(0) = %d, want 0", ok, wide.bucket(math.MaxFloat64), wide.bucket(0))
+	}
 }
 
 // TestRadixOrderKeys checks radixOrder's keys by hand: three rows take
