@@ -125,4 +125,9 @@ func TestReturnsWithin(t *testing.T) {
 	if !strings.HasPrefix(ft.failed, "boom() panicked: boom\n") {
 		t.Errorf("a call that panics: failure %q, want it named with its value", ft.failed)
 	}
+	// The stack of the panic follows, from debug.Stack: its first line
+	// names the goroutine.
+	if _, stack, _ := strings.Cut(ft.failed, "\n"); !strings.HasPrefix(stack, "goroutine ") {
+		t.Errorf("a call that panics: failure %q, want the panic's stack after the first line", ft.failed)
+	}
 }
